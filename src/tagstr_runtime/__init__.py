@@ -1,0 +1,68 @@
+"""Tag strings (PEP 750 draft, as ruled by SPEC.md) on stock CPython.
+
+The public names are loaded lazily (PEP 562) so that the start-up hook
+installed by ``tagstr_autoload.pth`` costs next to nothing: importing this
+package runs no parser, no ``ast`` and no ``typing``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Decoded",
+    "DecodedConcrete",
+    "Interpolation",
+    "InterpolationConcrete",
+    "TagFunction",
+    "TagSyntaxError",
+    "compile",
+    "desugar",
+    "desugar_ast",
+    "install",
+    "uninstall",
+]
+
+_LAZY = {
+    "Decoded": "_types",
+    "DecodedConcrete": "_types",
+    "Interpolation": "_types",
+    "InterpolationConcrete": "_types",
+    "TagFunction": "_types",
+    "TagSyntaxError": "_errors",
+    "compile": "_compile",
+    "desugar": "_desugar",
+    "desugar_ast": "_desugar",
+    "install": "_importhook",
+    "uninstall": "_importhook",
+}
+
+if TYPE_CHECKING:
+    from tagstr_runtime._compile import compile
+    from tagstr_runtime._desugar import desugar, desugar_ast
+    from tagstr_runtime._errors import TagSyntaxError
+    from tagstr_runtime._importhook import install, uninstall
+    from tagstr_runtime._types import (
+        Decoded,
+        DecodedConcrete,
+        Interpolation,
+        InterpolationConcrete,
+        TagFunction,
+    )
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'tagstr_runtime' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f"tagstr_runtime.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

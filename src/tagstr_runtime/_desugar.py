@@ -1,0 +1,459 @@
+"""Source with tag strings -> ``ast`` tree of standard Python, every node at its original position.
+
+How (one CPython parse, no re-parsing of each expression):
+
+1. ``_parser.parse`` finds the tag strings.
+2. Each outermost tag string is overwritten in place by a *placeholder* with
+   the same lines and the same UTF-8 byte length per line::
+
+       tag"Hi, {name!r:>{w}}{{!}}"   ->   tag(    (name)   (w)       )
+
+   The tag name stays, the quotes become the call's parentheses, every field
+   becomes ``(expr)`` with its expression text untouched, and all other text
+   becomes spaces.  Interpolation expressions therefore sit at their original
+   line and column, so CPython's parse gives their nodes exact positions (and
+   reports their syntax errors at the right place).  Fields are adjacent
+   parenthesised atoms, so they parse as a left-nested chain of one-argument
+   calls ``((name)(w))``, which is unambiguous whatever the expressions are.
+3. A transformer finds each placeholder ``Call`` by its position, unpicks the
+   chain and builds the SPEC 3 call, placing generated nodes on the spans of
+   the tag string's parts.
+
+Generated code reaches the runtime only through the module global
+``__tagstr__`` (see ``_rt``), bound by a prologue after the docstring and the
+``from __future__`` imports.  Literal text becomes constants, never code.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import re
+import sys
+import warnings
+from types import CodeType
+from typing import Any, Iterable
+
+from tagstr_runtime import _errors as E
+from tagstr_runtime._errors import TagSyntaxError, error_at
+from tagstr_runtime._model import Field, Literal, Span, TagString
+from tagstr_runtime._parser import ParseResult, parse
+from tagstr_runtime._rt import TABLE_NAME
+from tagstr_runtime._source import SourceText, decode_source
+
+__all__ = ["compile_desugared", "desugar", "desugar_ast", "placeholder_text"]
+
+_builtin_compile = builtins.compile
+_SKIP_TO_TERMINATOR = re.compile(r"(?:[ \t\f\n]+|\#[^\n]*|\\\n)*")
+# PyCF_OPTIMIZED_AST (3.13+) minus PyCF_ONLY_AST: the transformer needs the unoptimised tree.
+_OPTIMIZED_ONLY = getattr(ast, "PyCF_OPTIMIZED_AST", 0) & ~ast.PyCF_ONLY_AST
+_CONVERSIONS = {None: -1, "s": ord("s"), "r": ord("r"), "a": ord("a")}
+
+
+# -- step 2: placeholders ---------------------------------------------------------
+
+
+def _blank(text: str) -> str:
+    """Spaces of the same UTF-8 length as ``text``, newlines kept."""
+    if text.isascii():
+        if "\n" not in text:
+            return " " * len(text)
+        return "\n".join(" " * len(line) for line in text.split("\n"))
+    return "".join("\n" if c == "\n" else " " * len(c.encode("utf-8")) for c in text)
+
+
+def _terminator(text: str, field: Field) -> int:
+    """Offset of the ``=``, ``!``, ``:`` or ``}`` that ends a field's expression."""
+    return _SKIP_TO_TERMINATOR.match(text, field.expr_span.end).end()
+
+
+def _fill(text: str, start: int, end: int, tags: Iterable[TagString], out: list[str]) -> None:
+    """``text[start:end]`` with each (non-overlapping, ordered) tag string replaced."""
+    pos = start
+    for tag in tags:
+        out.append(text[pos : tag.span.start])
+        _tag_placeholder(text, tag, out)
+        pos = tag.span.end
+    out.append(text[pos:end])
+
+
+def _tag_placeholder(text: str, tag: TagString, out: list[str]) -> None:
+    pad = " " * (len(tag.quote) - 1)
+    out.append(tag.tag)
+    out.append("(" + pad)
+    pos = tag.body_span.start
+    for part in tag.parts:
+        if isinstance(part, Field):
+            out.append(_blank(text[pos : part.span.start]))
+            _field_placeholder(text, part, out)
+            pos = part.span.end
+    out.append(_blank(text[pos : tag.body_span.end]))
+    out.append(pad + ")")
+
+
+def _field_placeholder(text: str, field: Field, out: list[str]) -> None:
+    term = _terminator(text, field)
+    out.append("(")
+    _fill(text, field.span.start + 1, term, field.nested, out)
+    out.append(")")
+    pos = term + 1
+    for part in field.spec or ():
+        if isinstance(part, Field):
+            out.append(_blank(text[pos : part.span.start]))
+            _field_placeholder(text, part, out)
+            pos = part.span.end
+    out.append(_blank(text[pos : field.span.end]))
+
+
+def placeholder_text(text: str, tags: Iterable[TagString]) -> str:
+    """The source with every outermost tag string replaced by its placeholder."""
+    out: list[str] = []
+    _fill(text, 0, len(text), tags, out)
+    return "".join(out)
+
+
+# -- step 3: generation ---------------------------------------------------------
+
+
+class _Generator(ast.NodeTransformer):
+    def __init__(self, source: SourceText, filename: str, tags: Iterable[TagString]) -> None:
+        self.source = source
+        self.filename = filename
+        self.by_pos: dict[tuple[int, int], TagString] = {}
+        for outer in tags:
+            for tag in outer.walk():
+                start = source.pos(tag.span.start)
+                self.by_pos[start.line, start.col_byte] = tag
+        self.entries: list[tuple[str, str]] = []
+        self.entry_index: dict[tuple[str, str], int] = {}
+        self.replaced = 0
+
+    # positions ---------------------------------------------------------------
+
+    def place(self, node: Any, span: Span) -> Any:
+        start = self.source.pos(span.start)
+        end = self.source.pos(span.end)
+        node.lineno, node.col_offset = start.line, start.col_byte
+        node.end_lineno, node.end_col_offset = end.line, end.col_byte
+        return node
+
+    def table_ref(self, index: int, span: Span) -> ast.expr:
+        name = self.place(ast.Name(TABLE_NAME, ast.Load()), span)
+        return self.place(ast.Subscript(name, self.place(ast.Constant(index), span), ast.Load()), span)
+
+    # the transform -----------------------------------------------------------
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        tag = self.by_pos.get((node.lineno, node.col_offset))
+        if tag is None or not self.is_placeholder(node, tag):
+            return node
+        self.replaced += 1
+        return self.generate(node, tag)
+
+    def is_placeholder(self, node: ast.Call, tag: TagString) -> bool:
+        end = self.source.pos(tag.span.end)
+        return (
+            isinstance(node.func, ast.Name)
+            and node.func.id == tag.tag
+            and (node.end_lineno, node.end_col_offset) == (end.line, end.col_byte)
+        )
+
+    def generate(self, node: ast.Call, tag: TagString) -> ast.Call:
+        fields = tag.fields()
+        exprs: list[ast.expr] = []
+        if fields:
+            chain = node.args[0]
+            for _ in range(len(fields) - 1):
+                assert isinstance(chain, ast.Call)
+                exprs.append(chain.args[0])
+                chain = chain.func
+            exprs.append(chain)
+            exprs.reverse()
+        values = dict(zip(fields, exprs))
+        for field, expr in values.items():
+            self.check_expression(field, expr)
+        args: list[ast.expr] = []
+        raw: list[str] = []
+        cooked: list[str] = []
+        span_start = -1
+        span_end = -1
+
+        def flush() -> None:
+            if raw:
+                key = ("".join(cooked), "".join(raw))
+                index = self.entry_index.get(key)
+                if index is None:
+                    self.entries.append(key)
+                    index = self.entry_index[key] = len(self.entries)
+                args.append(self.table_ref(index, Span(span_start, span_end)))
+                raw.clear()
+                cooked.clear()
+
+        for part in tag.parts:
+            if isinstance(part, Literal):
+                if not raw:
+                    span_start = part.span.start
+                raw.append(part.raw)
+                cooked.append(part.cooked)
+                span_end = part.span.end
+                continue
+            if part.debug is not None:
+                if not raw:
+                    span_start = part.span.start
+                raw.append(part.debug)
+                cooked.append(part.debug)
+                span_end = part.span.start + 1 + len(part.debug)
+            flush()
+            args.append(self.interpolation(part, values))
+        flush()
+        call = ast.Call(node.func, args, [])
+        return self.place(call, tag.span)
+
+    def interpolation(self, field: Field, values: dict[Field, ast.expr]) -> ast.expr:
+        span = field.span
+        lam = ast.Lambda(
+            ast.arguments(
+                posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+                defaults=[],
+            ),
+            values[field],
+        )
+        items = [
+            self.place(lam, span),
+            self.place(ast.Constant(field.expr), span),
+            self.place(ast.Constant(field.effective_conv), span),
+            self.spec(field, values),
+        ]
+        fields_tuple = self.place(ast.Tuple(items, ast.Load()), span)
+        return self.place(ast.Call(self.table_ref(0, span), [fields_tuple], []), span)
+
+    def spec(self, field: Field, values: dict[Field, ast.expr]) -> ast.expr:
+        """The format spec, formatted eagerly like an f-string's (SPEC 3)."""
+        if field.spec is None:
+            return self.place(ast.Constant(None), field.span)
+        assert field.spec_span is not None
+        if all(isinstance(part, Literal) for part in field.spec):
+            return self.place(ast.Constant("".join(p.raw for p in field.spec)), field.spec_span)
+        pieces: list[ast.expr] = []
+        for part in field.spec:
+            if isinstance(part, Literal):
+                pieces.append(self.place(ast.Constant(part.raw), part.span))
+                continue
+            if part.debug is not None:
+                pieces.append(self.place(ast.Constant(part.debug), part.span))
+            inner_spec = None
+            if part.spec is not None:
+                inner = self.spec(part, values)
+                if not isinstance(inner, ast.JoinedStr):
+                    inner = self.place(ast.JoinedStr([inner]), part.spec_span or part.span)
+                inner_spec = inner
+            formatted = ast.FormattedValue(values[part], _CONVERSIONS[part.effective_conv], inner_spec)
+            pieces.append(self.place(formatted, part.span))
+        return self.place(ast.JoinedStr(pieces), field.spec_span)
+
+    def check_expression(self, field: Field, expr: ast.expr) -> None:
+        """What CPython's f-string grammar rejects but our parenthesised chain accepts."""
+        brace = self.source.pos(field.span.start)
+        if isinstance(expr, ast.GeneratorExp) and (expr.lineno, expr.col_offset) == (
+            brace.line,
+            brace.col_byte,
+        ):
+            where = self.source.offset(expr.elt.end_lineno or 0, expr.elt.end_col_offset or 0)
+            where = _SKIP_TO_TERMINATOR.match(self.source.text, where).end()
+            raise error_at(self.source, self.filename, E.EXPECTING_FIELD_END, where, where + 3)
+        for node in _walk_outside_lambdas(expr):
+            if isinstance(node, ast.Await):
+                self.fail_node(E.AWAIT, node)
+            if isinstance(node, (ast.Yield, ast.YieldFrom)):
+                word = "yield from" if isinstance(node, ast.YieldFrom) else "yield"
+                self.fail_node(E.YIELD.format(word), node)
+
+    def fail_node(self, message: str, node: ast.expr) -> None:
+        start = self.source.offset(node.lineno, node.col_offset)
+        end = self.source.offset(node.end_lineno or node.lineno, node.end_col_offset or 0)
+        raise error_at(self.source, self.filename, message, start, end)
+
+
+def _walk_outside_lambdas(node: ast.AST) -> Iterable[ast.AST]:
+    todo = [node]
+    while todo:
+        current = todo.pop()
+        yield current
+        if not isinstance(current, ast.Lambda):
+            todo.extend(ast.iter_child_nodes(current))
+
+
+# -- prologue ---------------------------------------------------------------------
+
+
+def _prologue(entries: list[tuple[str, str]]) -> list[ast.stmt]:
+    """``from tagstr_runtime._rt import table as __tagstr__; __tagstr__ = __tagstr__(ENTRIES)``."""
+    load = ast.ImportFrom("tagstr_runtime._rt", [ast.alias("table", TABLE_NAME)], 0)
+    build = ast.Assign(
+        [ast.Name(TABLE_NAME, ast.Store())],
+        ast.Call(ast.Name(TABLE_NAME, ast.Load()), [ast.Constant(tuple(entries))], []),
+    )
+    stmts: list[ast.stmt] = [load, build]
+    for stmt in stmts:
+        for node in ast.walk(stmt):
+            if "lineno" in node._attributes:
+                node.lineno = node.end_lineno = 1  # type: ignore[attr-defined]
+                node.col_offset = node.end_col_offset = 0  # type: ignore[attr-defined]
+    return stmts
+
+
+def _prologue_index(body: list[ast.stmt]) -> int:
+    index = 0
+    if (
+        body
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+    ):
+        index = 1
+    while (
+        index < len(body)
+        and isinstance(body[index], ast.ImportFrom)
+        and body[index].module == "__future__"  # type: ignore[attr-defined]
+    ):
+        index += 1
+    return index
+
+
+def _eval_table(entries: list[tuple[str, str]], body: ast.expr) -> ast.expr:
+    """Eval mode has no statements: ``(__tagstr__ := __import__(...).table(E), body)[1]``."""
+    importer = ast.Call(
+        ast.Name("__import__", ast.Load()),
+        [ast.Constant("tagstr_runtime._rt"), ast.Constant(None), ast.Constant(None),
+         ast.Constant(("table",))],
+        [],
+    )
+    build = ast.Call(ast.Attribute(importer, "table", ast.Load()), [ast.Constant(tuple(entries))], [])
+    bind = ast.NamedExpr(ast.Name(TABLE_NAME, ast.Store()), build)
+    pair = ast.Tuple([bind, body], ast.Load())
+    result = ast.Subscript(pair, ast.Constant(1), ast.Load())
+    ast.copy_location(result, body)
+    for node in ast.walk(result):
+        if node is not body and "lineno" in node._attributes and not hasattr(node, "lineno"):
+            ast.copy_location(node, body)
+    return ast.fix_missing_locations(result)
+
+
+# -- entry points -----------------------------------------------------------------
+
+
+def desugar_ast(
+    source: str | bytes,
+    filename: str = "<unknown>",
+    mode: str = "exec",
+    *,
+    flags: int = 0,
+    standard_error: SyntaxError | None = None,
+    template_strings: bool | None = None,
+    feature_version: tuple[int, int] | None = None,
+    emit_warnings: bool = True,
+) -> ast.AST:
+    """The standard-Python tree of ``source``, every node at its original position.
+
+    A source without tag strings gets exactly ``ast.parse``'s tree (or, if
+    given, ``standard_error``: CPython's error for it is the best one).
+    Malformed tag strings raise ``TagSyntaxError`` (SPEC 5).
+    """
+    text = decode_source(source)
+    src = SourceText(text)
+    result: ParseResult = parse(text, filename, template_strings=template_strings, source=src)
+    flags = (flags | ast.PyCF_ONLY_AST) & ~_OPTIMIZED_ONLY
+    if not result.tag_strings:
+        if standard_error is not None:
+            raise standard_error
+        return _parse(text, filename, mode, flags, feature_version, src)
+    tree = _parse(placeholder_text(text, result.tag_strings), filename, mode, flags, feature_version, src)
+    generator = _Generator(src, filename, result.tag_strings)
+    tree = generator.visit(tree)
+    if generator.replaced != sum(len(t.walk()) for t in result.tag_strings):
+        # Python 3.11 computes f-string field positions by text search and can
+        # misplace two identical placeholders inside one f-string.
+        first = result.tag_strings[0]
+        raise error_at(
+            src, filename,
+            "tag string: cannot locate this tag string in the parsed tree "
+            "(identical tag strings inside one f-string are not supported on Python 3.11)",
+            first.span.start, first.span.end,
+        )
+    if isinstance(tree, (ast.Module, ast.Interactive)):
+        at = _prologue_index(tree.body) if isinstance(tree, ast.Module) else 0
+        tree.body[at:at] = _prologue(generator.entries)
+    elif isinstance(tree, ast.Expression):
+        tree.body = _eval_table(generator.entries, tree.body)
+    if emit_warnings:
+        for warning in result.warnings:
+            pos = src.pos(warning.span.start)
+            warnings.warn_explicit(warning.message, SyntaxWarning, filename, pos.line)
+    return tree
+
+
+def _parse(
+    text: str,
+    filename: str,
+    mode: str,
+    flags: int,
+    feature_version: tuple[int, int] | None,
+    original: SourceText,
+) -> ast.AST:
+    try:
+        if feature_version is not None:
+            return ast.parse(text, filename, mode, feature_version=feature_version,
+                             type_comments=bool(flags & ast.PyCF_TYPE_COMMENTS))
+        return _builtin_compile(text, filename, mode, flags, dont_inherit=True)  # type: ignore[no-any-return]
+    except SyntaxError as exc:
+        raise _restore(exc, text, original) from None
+
+
+def _restore(exc: SyntaxError, placeholder: str, original: SourceText) -> SyntaxError:
+    """CPython's error on the placeholder text, moved back onto the original text."""
+    if exc.lineno is None or exc.text is None or original.text == placeholder:
+        return exc
+    shown = SourceText(placeholder)
+
+    def char_col(line: int | None, offset: int | None) -> int | None:
+        if line is None or offset is None or line > original.line_count:
+            return offset
+        start = shown.line_start(line)
+        byte_col = len(placeholder[start : start + max(offset - 1, 0)].encode("utf-8"))
+        return original.offset(line, byte_col) - original.line_start(line) + 1
+
+    offset = char_col(exc.lineno, exc.offset)
+    end_offset = char_col(exc.end_lineno, exc.end_offset)
+    text = original.line_text(exc.lineno) if exc.lineno <= original.line_count else exc.text
+    new = type(exc)(exc.msg, (exc.filename, exc.lineno, offset, text, exc.end_lineno, end_offset))
+    return new
+
+
+def compile_desugared(
+    tree: ast.AST,
+    filename: str,
+    mode: str = "exec",
+    flags: int = 0,
+    dont_inherit: bool = False,
+    optimize: int = -1,
+    source: str | bytes | None = None,
+) -> CodeType:
+    """Compile a desugared tree; errors get the original line as their text."""
+    try:
+        return _builtin_compile(  # type: ignore[no-any-return]
+            tree, filename, mode, flags & ~ast.PyCF_ONLY_AST, dont_inherit, optimize
+        )
+    except SyntaxError as exc:
+        if source is not None and exc.lineno is not None:
+            src = SourceText(decode_source(source))
+            if exc.lineno <= src.line_count:
+                exc.text = src.line_text(exc.lineno)
+        raise
+
+
+def desugar(source: str | bytes, *, template_strings: bool | None = None) -> str:
+    """A readable plain-Python text of ``source`` (``python -m tagstr_runtime --desugar``)."""
+    from tagstr_runtime._render import render
+
+    return render(decode_source(source), template_strings=template_strings)

@@ -1,0 +1,541 @@
+"""The one lexer: finds every tag string in a source, with exact spans (SPEC 1, 2, 5).
+
+Python's own ``tokenize`` cannot do it: on 3.11 it does not know PEP 701
+nesting (``tag"{d["k"]}"``), and on no version does it know tag strings.  So
+this module scans the text itself, with just enough of Python's lexical
+grammar to never mistake another literal for a tag string: comments, line
+continuations, brackets, numbers, every string prefix, f-string (and, on
+3.14, t-string) replacement fields at any depth.
+
+Everything else is left to CPython: where the source is broken in a way that
+has nothing to do with tag strings, scanning stops and the caller's parse of
+the desugared text reports CPython's own error.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+import sys
+from typing import NamedTuple, NoReturn
+
+from tagstr_runtime import _errors as E
+from tagstr_runtime._errors import error_at
+from tagstr_runtime._escapes import BadEscape, cook_checked
+from tagstr_runtime._model import Field, Literal, Part, Span, TagString
+from tagstr_runtime._source import SourceText
+
+__all__ = ["CompileWarning", "ParseResult", "has_tag_strings", "parse"]
+
+_TOKEN = re.compile(
+    r"""
+     (?P<ws>[ \t\f]+)
+    |(?P<nl>\n)
+    |(?P<comment>\#[^\n]*)
+    |(?P<cont>\\\n)
+    |(?P<name>[^\W\d]\w*)
+    |(?P<num>(?:\d|\.\d)(?:[\w.]|(?<=[eE])[-+])*)
+    |(?P<quote>['"])
+    |(?P<op>\.\.\.|\*\*=?|//=?|>>=?|<<=?|->|:=|==|!=|<=|>=|[-+*/%&|^@<>]=?|[~,;.=!:])
+    |(?P<open>[(\[{])
+    |(?P<close>[)\]}])
+    |(?P<other>.)
+    """,
+    re.VERBOSE,
+)
+_WS = re.compile(r"[ \t\f\n]*")
+_NAME = re.compile(r"[^\W\d]\w*")
+_LAMBDA = re.compile(r"lambda(?!\w)")
+_NAMED_ESCAPE_END = re.compile(r"(?<!\\)(?:\\\\)*\\N\Z")
+
+# The rest of a plain (non-f) literal, closing quote included.
+_PLAIN_END = {
+    "'": re.compile(r"[^'\\\n]*(?:\\.[^'\\\n]*)*'", re.DOTALL),
+    '"': re.compile(r'[^"\\\n]*(?:\\.[^"\\\n]*)*"', re.DOTALL),
+    "'''": re.compile(r"[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*'''", re.DOTALL),
+    '"""': re.compile(r'[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*"""', re.DOTALL),
+}
+# Literal text of an f-string/tag-string body, up to the next character that matters.
+_BODY_CHUNK = {
+    "'": re.compile(r"[^{}\\\n']*"),
+    '"': re.compile(r'[^{}\\\n"]*'),
+    "'''": re.compile(r"[^{}\\']*"),
+    '"""': re.compile(r'[^{}\\"]*'),
+}
+
+_PREFIXES = frozenset(["", "r", "u", "f", "b", "br", "rb", "fr", "rf"])
+_TEMPLATE_PREFIXES = frozenset(["t", "tr", "rt"])
+# Hard keywords after which a string is already valid Python somewhere (SPEC 1.3):
+# these keep their standard meaning and are never tags.
+_KEYWORDS_BEFORE_STRING = frozenset(
+    "and or not in is if elif else while return yield assert raise await with except from".split()
+)
+_HARD_KEYWORDS = frozenset(keyword.kwlist)
+
+_TOP, _FIELD, _LINE = 0, 1, 2
+
+
+class CompileWarning(NamedTuple):
+    """A ``SyntaxWarning`` to emit when the source is compiled (SPEC 2: ``\\N{``)."""
+
+    message: str
+    span: Span
+
+
+class ParseResult(NamedTuple):
+    """Outermost tag strings (nested ones hang off their fields) and warnings.
+
+    ``complete`` is False when scanning stopped at broken non-tag code; the
+    caller then lets CPython report that code.
+    """
+
+    tag_strings: tuple[TagString, ...]
+    warnings: tuple[CompileWarning, ...]
+    complete: bool
+
+
+class _Abort(Exception):
+    """Broken non-tag code: stop scanning, CPython will report it."""
+
+
+def parse(
+    text: str,
+    filename: str = "<unknown>",
+    *,
+    template_strings: bool | None = None,
+    source: SourceText | None = None,
+) -> ParseResult:
+    """Find the tag strings of a normalised source text (see ``_source.decode_source``).
+
+    ``template_strings``: whether ``t``/``tr``/``rt`` are string prefixes
+    (Python 3.14+, SPEC 1.4); defaults to the running Python.
+    Raises ``TagSyntaxError`` for every malformed tag string (SPEC 5).
+    """
+    if template_strings is None:
+        template_strings = sys.version_info >= (3, 14)
+    lexer = _Lexer(text, filename, template_strings, source or SourceText(text))
+    found: list[TagString] = []
+    complete = True
+    try:
+        lexer.scan_code(0, found, _TOP)
+    except _Abort:
+        complete = False
+    return ParseResult(tuple(found), tuple(lexer.warnings), complete)
+
+
+def has_tag_strings(text: str, *, template_strings: bool | None = None) -> bool:
+    """Whether ``text`` contains a tag string (malformed ones count)."""
+    try:
+        return bool(parse(text, template_strings=template_strings).tag_strings)
+    except SyntaxError:
+        return True
+
+
+class _Lexer:
+    def __init__(
+        self, text: str, filename: str, template_strings: bool, source: SourceText
+    ) -> None:
+        self.s = text
+        self.n = len(text)
+        self.filename = filename
+        self.source = source
+        self.prefixes = _PREFIXES | _TEMPLATE_PREFIXES if template_strings else _PREFIXES
+        self.warnings: list[CompileWarning] = []
+        self.in_tag = 0
+
+    # -- errors -----------------------------------------------------------------
+
+    def fail(self, message: str, start: int, end: int | None = None) -> NoReturn:
+        raise error_at(self.source, self.filename, message, start, end)
+
+    def fail_standard(self, message: str, start: int, end: int | None = None) -> NoReturn:
+        """Broken standard code: ours to report only inside a tag string."""
+        if self.in_tag:
+            self.fail(message, start, end)
+        raise _Abort
+
+    def detected_line(self, offset: int) -> int:
+        return self.source.line_of(min(offset, self.n))
+
+    # -- code -------------------------------------------------------------------
+
+    def scan_code(
+        self, pos: int, found: list[TagString], mode: int, field_start: int = -1, quote: str = ""
+    ) -> tuple[int, int, int, str]:
+        """Scan Python code from ``pos``.
+
+        _TOP: to the end of the text.  _FIELD: to the ``}``, ``!``, ``:`` or ``=``
+        ending a replacement field's expression.  _LINE: to the end of the
+        logical line.  Returns (end, first significant offset or -1, end of the
+        last significant token, text of the last significant token).
+        """
+        s = self.s
+        depth = 0
+        prev = ""  # kind of the previous significant token: str, tag, dot, or other
+        line_start = mode == _TOP
+        first = -1
+        last_end = pos
+        last_text = ""
+        lambdas = 0  # _LINE: open lambdas whose ':' is still to come
+        match = _TOKEN.match
+        while True:
+            m = match(s, pos)
+            if m is None:  # end of text
+                if mode == _FIELD:
+                    self.fail(E.EXPECTING_CLOSE, field_start)
+                return pos, first, last_end, last_text
+            kind = m.lastgroup
+            start = m.start()
+            end = m.end()
+            if kind == "ws" or kind == "cont" or kind == "comment":
+                pos = end
+                continue
+            if kind == "nl":
+                if mode != _FIELD and depth == 0:
+                    if mode == _LINE:
+                        return start, first, last_end, last_text
+                    prev = ""
+                    line_start = True
+                pos = end
+                continue
+            at_line_start = line_start
+            line_start = False
+            if mode == _FIELD and depth == 0:
+                if kind == "close":
+                    if s[start] == "}":
+                        return start, first, last_end, last_text
+                    self.fail(E.UNMATCHED.format(s[start]), start)
+                if kind == "op":
+                    text = m.group()
+                    if text == "!" or text == "=" or text[0] == ":":
+                        return start, first, last_end, last_text
+            if mode == _LINE and depth == 0:
+                text = m.group()
+                if text == "lambda":
+                    lambdas += 1
+                elif text == ":":
+                    if not lambdas:
+                        return start, first, end, text
+                    lambdas -= 1
+            if first < 0:
+                first = start
+            if kind == "name" and end < self.n and s[end] in "'\"":
+                pos, prev = self.name_before_quote(m, found, prev, at_line_start and mode == _TOP)
+                last_end = pos
+                last_text = s[start:pos]
+                continue
+            if kind == "quote":
+                pos = self.standard_literal(start, start, "", found, prev)
+                prev = "str"
+                last_end = pos
+                last_text = s[start:pos]
+                continue
+            if kind == "open":
+                depth += 1
+            elif kind == "close":
+                if depth:
+                    depth -= 1
+            prev = "dot" if kind == "op" and m.group() == "." else "other"
+            pos = last_end = end
+            last_text = m.group()
+
+    def name_before_quote(
+        self, m: re.Match[str], found: list[TagString], prev: str, statement_start: bool
+    ) -> tuple[int, str]:
+        """A NAME glued to a quote: a prefixed literal, a keyword, or a tag string."""
+        name = m.group()
+        start, quote_pos = m.span()
+        lowered = name.lower()
+        if lowered in self.prefixes:
+            return self.standard_literal(start, quote_pos, lowered, found, prev), "str"
+        if name in _HARD_KEYWORDS:
+            if name in _KEYWORDS_BEFORE_STRING:
+                return quote_pos, "other"
+            self.fail(E.KEYWORD_TAG.format(name), start, quote_pos)
+        if statement_start and name in ("match", "case") and self.opens_statement(quote_pos):
+            return quote_pos, "other"
+        if prev == "dot":
+            self.fail(E.DOTTED_TAG, start, quote_pos + 1)
+        if prev in ("str", "tag"):
+            self.fail(E.CONCATENATION, start, quote_pos + 1)
+        tag = self.tag_string(start, quote_pos)
+        found.append(tag)
+        self.check_not_followed_by_string(tag.span.end)
+        return tag.span.end, "tag"
+
+    def opens_statement(self, quote_pos: int) -> bool:
+        """``match"x":`` / ``case"x":`` at a line start: a statement, not a tag (SPEC 1.3)."""
+        saved = len(self.warnings)
+        try:
+            end = self.standard_literal(quote_pos, quote_pos, "", [], "")
+            _, _, _, last = self.scan_code(end, [], _LINE)
+        except (_Abort, SyntaxError):
+            return False
+        finally:
+            del self.warnings[saved:]
+        return last == ":"
+
+    def check_not_followed_by_string(self, pos: int) -> None:
+        """SPEC 1.6: ``tag"a" "b"`` is an error even when the tag string comes first."""
+        s = self.s
+        while True:
+            m = _TOKEN.match(s, pos)
+            if m is None:
+                return
+            kind = m.lastgroup
+            if kind in ("ws", "cont", "comment"):
+                pos = m.end()
+                continue
+            if kind == "nl":
+                # Inside brackets or a field a newline does not end the expression,
+                # but scan_code sees the next string and reports it there.
+                return
+            if kind == "quote" or (
+                kind == "name" and m.end() < self.n and s[m.end()] in "'\""
+                and m.group() not in _HARD_KEYWORDS
+            ):
+                self.fail(E.CONCATENATION, m.start(), m.end() + 1)
+            return
+
+    # -- standard literals ------------------------------------------------------
+
+    def standard_literal(
+        self, start: int, quote_pos: int, prefix: str, found: list[TagString], prev: str
+    ) -> int:
+        """Skip a non-tag literal; returns the offset after it.  Fields of f- and
+        t-strings are scanned, since tag strings may nest there (SPEC 1.7)."""
+        if prev == "tag":
+            self.fail(E.CONCATENATION, start, quote_pos + 1)
+        s = self.s
+        q = s[quote_pos]
+        quote = q * 3 if s.startswith(q * 3, quote_pos) else q
+        body = quote_pos + len(quote)
+        if "f" in prefix or "t" in prefix:
+            end, _ = self.body(body, quote, "r" in prefix, False, found, start)
+            return end
+        m = _PLAIN_END[quote].match(s, body)
+        if m is None:
+            message = E.UNTERMINATED_TRIPLE_STRING if len(quote) == 3 else E.UNTERMINATED_STRING
+            self.fail_standard(message.format(self.detected_line(self._line_end(body, quote))), start)
+        return m.end()
+
+    def _line_end(self, pos: int, quote: str) -> int:
+        if len(quote) == 3:
+            return self.n
+        newline = self.s.find("\n", pos)
+        return self.n if newline < 0 else newline
+
+    # -- tag strings ----------------------------------------------------------
+
+    def tag_string(self, start: int, quote_pos: int) -> TagString:
+        s = self.s
+        q = s[quote_pos]
+        quote = q * 3 if s.startswith(q * 3, quote_pos) else q
+        body = quote_pos + len(quote)
+        self.in_tag += 1
+        try:
+            end, parts = self.body(body, quote, True, True, [], start)
+        finally:
+            self.in_tag -= 1
+        return TagString(
+            s[start:quote_pos],
+            Span(start, quote_pos),
+            Span(start, end),
+            quote,
+            Span(body, end - len(quote)),
+            tuple(parts),
+        )
+
+    def body(
+        self, pos: int, quote: str, raw: bool, is_tag: bool, found: list[TagString], start: int
+    ) -> tuple[int, list[Part]]:
+        """Scan an f-string-like body from ``pos``; returns (offset after the closing quote, parts).
+
+        Parts are only built for tag strings; ``found`` receives tag strings
+        nested in the fields of a standard f-string.
+        """
+        s = self.s
+        n = self.n
+        single = len(quote) == 1
+        qc = quote[0]
+        chunk = _BODY_CHUNK[quote].match
+        parts: list[Part] = []
+        seg = lit_start = pos  # start of unflushed literal text / of the current literal part
+        pieces: list[str] = []  # literal text with doubled braces collapsed
+        while True:
+            pos = chunk(s, pos).end()
+            if pos >= n:
+                self.unterminated(start, quote, is_tag, n)
+            c = s[pos]
+            if c == "\\":
+                if pos + 1 >= n:
+                    self.unterminated(start, quote, is_tag, n)
+                nxt = s[pos + 1]
+                if nxt == "{" or nxt == "}":
+                    pos += 1
+                elif not raw and nxt == "N" and s.startswith("{", pos + 2):
+                    close = s.find("}", pos + 3)
+                    if close < 0:
+                        self.unterminated(start, quote, is_tag, n)
+                    pos = close + 1
+                else:
+                    pos += 2
+                continue
+            if c == "\n":  # only stops single-quoted bodies
+                self.unterminated(start, quote, is_tag, pos)
+            if c == qc:
+                if single or s.startswith(quote, pos):
+                    if is_tag:
+                        self.flush_literal(parts, pieces, seg, lit_start, pos, False)
+                    return pos + len(quote), parts
+                pos += 1
+                continue
+            if c == "{":
+                if s.startswith("{", pos + 1):
+                    pieces.append(s[seg : pos + 1])
+                    seg = pos = pos + 2
+                    continue
+                if is_tag:
+                    self.flush_literal(parts, pieces, seg, lit_start, pos, True)
+                field = self.field(pos, quote, is_tag, found)
+                if is_tag:
+                    parts.append(field)
+                seg = lit_start = pos = field.span.end
+                pieces = []
+                continue
+            # c == "}"
+            if s.startswith("}", pos + 1):
+                pieces.append(s[seg : pos + 1])
+                seg = pos = pos + 2
+                continue
+            if is_tag:
+                self.fail(E.SINGLE_CLOSE, pos)
+            self.fail_standard(E.SINGLE_CLOSE, pos)
+
+    def unterminated(self, start: int, quote: str, is_tag: bool, where: int) -> NoReturn:
+        line = self.detected_line(where)
+        if is_tag:
+            message = E.UNTERMINATED_TRIPLE if len(quote) == 3 else E.UNTERMINATED
+            self.fail(message.format(line), start)
+        message = E.UNTERMINATED_TRIPLE_STRING if len(quote) == 3 else E.UNTERMINATED_STRING
+        self.fail_standard(message.format(line), start)
+
+    def flush_literal(
+        self, parts: list[Part], pieces: list[str], seg: int, lit_start: int, end: int, before_field: bool
+    ) -> None:
+        raw = "".join(pieces) + self.s[seg:end] if pieces else self.s[seg:end]
+        if not raw:
+            return
+        try:
+            cooked = cook_checked(raw, named_escape_may_end=before_field)
+        except BadEscape as exc:
+            where = self.raw_to_source(lit_start, exc.offset)
+            self.fail(E.BAD_ESCAPE.format(f"(unicode error) {exc}"), where, where + exc.length)
+        if before_field and _NAMED_ESCAPE_END.search(raw):
+            name_end = self.s.find("}", end)
+            name = self.s[end + 1 : name_end].strip() if name_end > 0 else ""
+            self.warnings.append(CompileWarning(E.NAMED_ESCAPE_WARNING.format(name), Span(end - 2, end + 1)))
+        parts.append(Literal(raw, cooked, Span(lit_start, end)))
+
+    def raw_to_source(self, start: int, raw_offset: int) -> int:
+        """Offset in the source of index ``raw_offset`` of a literal's collapsed text."""
+        s = self.s
+        pos = start
+        for _ in range(raw_offset):
+            pos += 2 if s[pos] in "{}" and s[pos + 1 : pos + 2] == s[pos] else 1
+        return pos
+
+    # -- replacement fields ---------------------------------------------------
+
+    def field(self, brace: int, quote: str, is_tag: bool, found: list[TagString]) -> Field:
+        s = self.s
+        nested: list[TagString] = [] if is_tag else found
+        pos, first, last_end, _ = self.scan_code(brace + 1, nested, _FIELD, brace, quote)
+        term = s[pos]
+        if first < 0:
+            self.fail_field(is_tag, E.EMPTY_EXPRESSION.format(term), pos)
+        expr = s[first:last_end]
+        if _LAMBDA.match(expr):
+            self.fail_field(is_tag, E.LAMBDA, first, pos)
+        debug = None
+        if term == "=":
+            pos = _WS.match(s, pos + 1).end()
+            debug = s[brace + 1 : pos]
+            term = s[pos] if pos < self.n else ""
+        conv = None
+        conv_span = None
+        if term == "!":
+            m = _NAME.match(s, pos + 1)
+            if m is None:
+                after = _WS.match(s, pos + 1).end()
+                if after > pos + 1 and _NAME.match(s, after):
+                    self.fail_field(is_tag, E.CONVERSION_SPACE, pos, after + 1)
+                self.fail_field(is_tag, E.MISSING_CONVERSION, pos + 1)
+            conv = m.group()
+            if conv not in ("s", "r", "a"):
+                self.fail_field(is_tag, E.INVALID_CONVERSION.format(conv), m.start(), m.end())
+            conv_span = Span(m.start(), m.end())
+            pos = _WS.match(s, m.end()).end()
+            term = s[pos] if pos < self.n else ""
+            if term not in (":", "}"):
+                self.fail_field(is_tag, E.EXPECTING_CONV_END, pos)
+        spec: tuple[Part, ...] | None = None
+        spec_span = None
+        if term == ":":
+            spec_start = pos + 1
+            pos, spec_parts = self.spec(spec_start, quote, is_tag, found if not is_tag else nested, brace)
+            spec = tuple(spec_parts)
+            spec_span = Span(spec_start, pos)
+            term = "}"
+        if term != "}":
+            self.fail_field(is_tag, E.EXPECTING_FIELD_END, pos)
+        return Field(
+            expr,
+            Span(first, last_end),
+            Span(brace, pos + 1),
+            debug,
+            conv,
+            conv_span,
+            spec,
+            spec_span,
+            tuple(nested) if is_tag else (),
+        )
+
+    def fail_field(self, is_tag: bool, message: str, start: int, end: int | None = None) -> NoReturn:
+        if is_tag:
+            self.fail(message, start, end)
+        self.fail_standard(message, start, end)
+
+    def spec(
+        self, pos: int, quote: str, is_tag: bool, found: list[TagString], brace: int
+    ) -> tuple[int, list[Part]]:
+        """A format spec up to its field's closing ``}``.  ``{`` always opens a
+        nested field and ``}`` always closes (as in CPython 3.12+); the text is raw."""
+        s = self.s
+        n = self.n
+        single = len(quote) == 1
+        qc = quote[0]
+        parts: list[Part] = []
+        seg = pos
+        while True:
+            if pos >= n:
+                self.fail_field(is_tag, E.EXPECTING_CLOSE, brace)
+            c = s[pos]
+            if c == "{" or c == "}":
+                if pos > seg:
+                    text = s[seg:pos]
+                    parts.append(Literal(text, text, Span(seg, pos)))
+                if c == "}":
+                    return pos, parts
+                field = self.field(pos, quote, is_tag, found)
+                parts.append(field)
+                seg = pos = field.span.end
+                continue
+            if c == "\\":
+                pos += 2 if pos + 1 < n and s[pos + 1] not in "{}" else 1
+                continue
+            if c == "\n" and single:
+                self.fail_field(is_tag, E.SPEC_NEWLINE, pos)
+            if c == qc and (single or s.startswith(quote, pos)):
+                self.fail_field(is_tag, E.EXPECTING_CLOSE, pos)
+            pos += 1

@@ -1,0 +1,91 @@
+"""Source text as the tools see it, and conversions between its column units.
+
+Every position in the parser's model is a *character offset* into the
+normalised source (one ``str``).  Consumers need other units: ``ast`` and
+``SyntaxError.offset`` want line numbers, ``ast`` wants UTF-8 byte columns,
+``SyntaxError`` wants 1-based character columns.  Converting happens here and
+nowhere else, so each column's unit is named where it is produced.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from bisect import bisect_right
+from typing import NamedTuple
+
+__all__ = ["Pos", "SourceText", "decode_source", "normalize_newlines"]
+
+_NEWLINES = re.compile(r"\r\n?")
+
+
+def normalize_newlines(text: str) -> str:
+    """``\\r\\n`` and ``\\r`` become ``\\n``, as CPython's tokenizer reads them."""
+    if "\r" not in text:
+        return text
+    return _NEWLINES.sub("\n", text)
+
+
+def decode_source(source: str | bytes) -> str:
+    """Text of a source, honouring a PEP 263 coding cookie and a UTF-8 BOM for bytes."""
+    if isinstance(source, str):
+        return normalize_newlines(source)
+    from tokenize import detect_encoding
+
+    encoding, _ = detect_encoding(io.BytesIO(source).readline)
+    text = source.decode(encoding)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return normalize_newlines(text)
+
+
+class Pos(NamedTuple):
+    line: int  # 1-based
+    col_char: int  # 0-based, characters
+    col_byte: int  # 0-based, UTF-8 bytes: the unit of ast col_offset
+
+
+class SourceText:
+    """A normalised source and its line table."""
+
+    __slots__ = ("text", "_starts", "_ascii")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        starts = [0]
+        starts.extend(m.end() for m in re.finditer("\n", text))
+        self._starts = starts
+        self._ascii = text.isascii()
+
+    @property
+    def line_count(self) -> int:
+        return len(self._starts)
+
+    def line_of(self, offset: int) -> int:
+        return bisect_right(self._starts, offset)
+
+    def line_start(self, line: int) -> int:
+        return self._starts[line - 1]
+
+    def line_text(self, line: int) -> str:
+        """The line with its newline, as ``SyntaxError.text`` carries it."""
+        start = self._starts[line - 1]
+        end = self.text.find("\n", start)
+        return self.text[start:] if end < 0 else self.text[start : end + 1]
+
+    def pos(self, offset: int) -> Pos:
+        line = bisect_right(self._starts, offset)
+        col = offset - self._starts[line - 1]
+        if self._ascii:
+            return Pos(line, col, col)
+        start = self._starts[line - 1]
+        return Pos(line, col, len(self.text[start:offset].encode("utf-8")))
+
+    def offset(self, line: int, col_byte: int) -> int:
+        """Inverse of ``pos``: character offset of a (line, byte column) pair."""
+        start = self._starts[line - 1]
+        if self._ascii:
+            return start + col_byte
+        end = self.text.find("\n", start)
+        raw = (self.text[start:] if end < 0 else self.text[start:end]).encode("utf-8")
+        return start + len(raw[:col_byte].decode("utf-8", "ignore"))

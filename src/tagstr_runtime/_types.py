@@ -1,0 +1,141 @@
+"""The values a tag function receives (SPEC 3, 6).
+
+Both classes are concrete so that ``case Decoded()`` / ``case Interpolation()``
+in a ``match`` statement cost one plain ``isinstance`` (the PEP's runtime-checkable
+protocols would cost a structural check per argument).
+
+``Interpolation`` deliberately has no Python-level ``__new__``: the desugared code
+builds one per interpolation per evaluation, and inheriting ``tuple``'s C
+constructor makes that about twice as fast as a ``NamedTuple``.  Like the
+struct-sequences the PEP names as its model (``os.stat_result``), it is built from
+one 4-item sequence.  ``InterpolationConcrete`` is the PEP's keyword-friendly
+spelling for hand-written code.
+"""
+
+from __future__ import annotations
+
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, Callable, Generic, Literal, Protocol, TypeVar
+
+__all__ = [
+    "Conversion",
+    "Decoded",
+    "DecodedConcrete",
+    "Interpolation",
+    "InterpolationConcrete",
+    "TagFunction",
+]
+
+T_co = TypeVar("T_co", covariant=True)
+R_co = TypeVar("R_co", covariant=True)
+
+Conversion = Literal["a", "r", "s"]
+
+
+class Decoded(str):
+    """A literal part of a tag string: its ``str`` value is the cooked text.
+
+    ``Decoded(raw)`` cooks ``raw`` exactly as Python cooks the body of an
+    ordinary string literal (SPEC 3), so non-ASCII text survives unchanged.
+    """
+
+    _raw: str  # in the instance __dict__: str subclasses cannot have slots
+
+    def __new__(cls, raw: str) -> Decoded:
+        from tagstr_runtime._escapes import cook
+
+        return cls._from_parts(cook(raw), raw)
+
+    @classmethod
+    def _from_parts(cls, cooked: str, raw: str) -> Decoded:
+        """Build without re-cooking; the desugarer cooked (and validated) at compile time."""
+        self = str.__new__(cls, cooked)
+        object.__setattr__(self, "_raw", raw)
+        return self
+
+    @property
+    def raw(self) -> str:
+        """The source text, with ``{{`` and ``}}`` collapsed to one brace."""
+        return self._raw
+
+    def __repr__(self) -> str:
+        cooked = str.__repr__(self)
+        if self._raw == str(self):
+            return f"Decoded({cooked})"
+        return f"Decoded({cooked}, raw={self._raw!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_decoded_from_parts, (str(self), self._raw))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Decoded is immutable; cannot set {name!r}")
+
+
+def _decoded_from_parts(cooked: str, raw: str) -> Decoded:
+    return Decoded._from_parts(cooked, raw)
+
+
+class Interpolation(
+    tuple[Callable[[], T_co], str, "Conversion | None", "str | None"], Generic[T_co]
+):
+    """One replacement field: ``(getvalue, expr, conv, format_spec)``.
+
+    ``getvalue()`` evaluates the expression in the tag string's scope each time
+    it is called; nothing is evaluated unless the tag calls it (SPEC 4).
+    """
+
+    __slots__ = ()
+    __match_args__ = ("getvalue", "expr", "conv", "format_spec")
+
+    if TYPE_CHECKING:
+
+        def __new__(
+            cls,
+            fields: tuple[Callable[[], T_co], str, Conversion | None, str | None],
+            /,
+        ) -> Interpolation[T_co]: ...
+
+        @property
+        def getvalue(self) -> Callable[[], T_co]: ...
+        @property
+        def expr(self) -> str: ...
+        @property
+        def conv(self) -> Conversion | None: ...
+        @property
+        def format_spec(self) -> str | None: ...
+
+    else:
+        getvalue = property(itemgetter(0), doc="Zero-argument closure evaluating the expression.")
+        expr = property(itemgetter(1), doc="The expression's source text, stripped.")
+        conv = property(itemgetter(2), doc="'a', 'r', 's' or None.")
+        format_spec = property(itemgetter(3), doc="The formatted spec, or None.")
+
+    def __repr__(self) -> str:
+        return (
+            f"Interpolation(getvalue={self[0]!r}, expr={self[1]!r}, "
+            f"conv={self[2]!r}, format_spec={self[3]!r})"
+        )
+
+
+class InterpolationConcrete(Interpolation):
+    """The PEP's pure-Python spelling: ``InterpolationConcrete(getvalue, expr, conv, spec)``."""
+
+    __slots__ = ()
+
+    def __new__(  # type: ignore[misc]
+        cls,
+        getvalue: Callable[[], Any],
+        expr: str,
+        conv: Conversion | None = None,
+        format_spec: str | None = None,
+    ) -> InterpolationConcrete:
+        return tuple.__new__(cls, (getvalue, expr, conv, format_spec))
+
+
+DecodedConcrete = Decoded
+
+
+class TagFunction(Protocol[R_co]):
+    """Anything callable as ``tag(*args: Decoded | Interpolation) -> R``."""
+
+    def __call__(self, *args: Decoded | Interpolation[Any]) -> R_co: ...

@@ -1,0 +1,247 @@
+#!/usr/bin/env python3
+"""Run the pure-Python test suite on CPython 3.14 (Pyodide 314.x) under node.
+
+    python tools/run_pyodide_tests.py [runner options] [--] [pytest args...]
+
+Steps (each reused when already done):
+
+1. install the npm package ``pyodide`` pinned in ``tools/pyodide/package.json``
+   (``npm ci`` with the committed lock file) into the cache folder;
+2. install the pure-Python test dependencies (pytest, hypothesis and what they
+   need) for CPython 3.14 into ``<cache>/site-packages-py314`` with the host pip;
+3. run ``node tools/pyodide/run_pytest.mjs`` and return pytest's exit code.
+
+Runner options (must come first; everything else goes to pytest):
+
+  --pyodide-cache DIR   cache folder (default: $TAGSTR_PYODIDE_CACHE or
+                        <repo>/.cache/pyodide)
+  --pyodide-mount DIR   extra host folder to make visible inside Pyodide
+                        (paths given to pytest that lie outside the repository
+                        are mounted automatically)
+  --pyodide-refresh     reinstall the npm package and the dependencies
+  --pyodide-no-project-metadata
+                        do not emulate the installed project (its pytest11
+                        entry points and .pth files, read from pyproject.toml)
+  --                    end of runner options
+
+Pytest arguments given on the command line replace the defaults
+(``-m "not subprocess" -p no:cacheprovider tests``); Pyodide cannot start
+subprocesses, so keep ``-m "not subprocess"`` when selecting tests by hand.
+
+Host requirements: Python 3.11+ with pip, node >= 18 and npm on PATH, and
+access to the package registries (only for the first run).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+NPM_PROJECT = REPO / "tools" / "pyodide"
+RUNNER = NPM_PROJECT / "run_pytest.mjs"
+
+#: Test dependencies installed for CPython 3.14. All pure Python (so the
+#: ``py3-none-any`` wheels run on Pyodide). hypothesmith, also in the ``tests``
+#: extra, is left out: it needs libcst, a compiled package with no wheel that
+#: Pyodide could load without a download.
+TEST_DEPS = ("pytest>=8", "hypothesis>=6.100")
+
+#: Target interpreter of the Pyodide release pinned in package.json.
+TARGET_PYTHON = "3.14"
+
+DEFAULT_PYTEST_ARGS = ("-m", "not subprocess", "-p", "no:cacheprovider", "tests")
+
+#: Exit code for failures of this runner itself (as pytest's "internal error").
+SETUP_ERROR = 3
+
+
+def _log(msg: str) -> None:
+    print(f"[pyodide-tests] {msg}", file=sys.stderr, flush=True)
+
+
+def _run(cmd: list[str], cwd: Path | None = None) -> None:
+    _log("$ " + " ".join(cmd))
+    subprocess.run(cmd, cwd=cwd, check=True)
+
+
+def _digest(*parts: bytes) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(len(p).to_bytes(8, "big"))
+        h.update(p)
+    return h.hexdigest()
+
+
+def _pinned_pyodide_version() -> str:
+    data = json.loads((NPM_PROJECT / "package.json").read_text())
+    return str(data["dependencies"]["pyodide"])
+
+
+def ensure_pyodide(cache: Path, refresh: bool = False) -> None:
+    """npm-install the pinned pyodide package into ``cache``."""
+    files = [NPM_PROJECT / "package.json", NPM_PROJECT / "package-lock.json"]
+    files = [f for f in files if f.exists()]
+    stamp = cache / ".npm-stamp"
+    want = _digest(*(f.read_bytes() for f in files))
+    installed = cache / "node_modules" / "pyodide" / "package.json"
+    pinned = _pinned_pyodide_version()
+    if not refresh and stamp.exists() and stamp.read_text().strip() == want and installed.exists():
+        if json.loads(installed.read_text()).get("version") == pinned:
+            return
+    npm = shutil.which("npm")
+    if npm is None:
+        raise RuntimeError("npm not found on PATH (needed to install the pyodide npm package)")
+    cache.mkdir(parents=True, exist_ok=True)
+    stamp.unlink(missing_ok=True)
+    for f in files:
+        shutil.copyfile(f, cache / f.name)
+    common = ["--no-audit", "--no-fund", "--loglevel=error"]
+    if (cache / "package-lock.json").exists():
+        _run([npm, "ci", *common], cwd=cache)
+    else:
+        _run([npm, "install", "--no-package-lock", *common], cwd=cache)
+    got = json.loads(installed.read_text()).get("version")
+    if got != pinned:
+        raise RuntimeError(f"npm installed pyodide {got}, expected {pinned}")
+    stamp.write_text(want + "\n")
+
+
+def ensure_deps(cache: Path, refresh: bool = False) -> Path:
+    """pip-install the test dependencies for CPython 3.14 into a folder."""
+    target = cache / f"site-packages-py{TARGET_PYTHON.replace('.', '')}"
+    stamp = target / ".deps-stamp"
+    want = _digest(TARGET_PYTHON.encode(), *(d.encode() for d in TEST_DEPS))
+    if not refresh and stamp.exists() and stamp.read_text().strip() == want:
+        return target
+    tmp = cache / (target.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    cache.mkdir(parents=True, exist_ok=True)
+    _run(
+        [
+            sys.executable, "-m", "pip", "install",
+            "--quiet", "--disable-pip-version-check", "--no-warn-script-location",
+            "--no-compile",  # the host would write .pyc files for its own version
+            "--target", str(tmp),
+            "--only-binary=:all:",
+            "--python-version", TARGET_PYTHON,
+            "--implementation", "py",
+            "--abi", "none",
+            "--platform", "any",
+            *TEST_DEPS,
+        ]
+    )
+    shutil.rmtree(target, ignore_errors=True)
+    tmp.rename(target)
+    (target / ".deps-stamp").write_text(want + "\n")
+    return target
+
+
+def _split_argv(argv: list[str]) -> tuple[dict, list[str] | None]:
+    opts: dict = {"cache": None, "mounts": [], "refresh": False, "project_metadata": True}
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--":
+            return opts, argv[i + 1:]
+        if a in ("--pyodide-cache", "--pyodide-mount"):
+            if i + 1 >= len(argv):
+                raise SystemExit(f"run_pyodide_tests.py: {a} needs a value")
+            if a == "--pyodide-cache":
+                opts["cache"] = argv[i + 1]
+            else:
+                opts["mounts"].append(argv[i + 1])
+            i += 2
+        elif a.startswith("--pyodide-cache="):
+            opts["cache"] = a.split("=", 1)[1]
+            i += 1
+        elif a.startswith("--pyodide-mount="):
+            opts["mounts"].append(a.split("=", 1)[1])
+            i += 1
+        elif a == "--pyodide-refresh":
+            opts["refresh"] = True
+            i += 1
+        elif a == "--pyodide-no-project-metadata":
+            opts["project_metadata"] = False
+            i += 1
+        else:
+            return opts, argv[i:]
+    return opts, None
+
+
+def _is_within(path: Path, parent: Path) -> bool:
+    try:
+        path.relative_to(parent)
+    except ValueError:
+        return False
+    return True
+
+
+def _prepare_pytest_args(args: list[str], mounts: list[Path]) -> list[str]:
+    """Pytest runs with the repository as its cwd: make paths that the caller
+    gave relative to another cwd absolute, and mount paths outside the repo."""
+    cwd = Path.cwd().resolve()
+    out = []
+    for a in args:
+        if a.startswith("-") or not a:
+            out.append(a)
+            continue
+        path_part, sep, node = a.partition("::")
+        p = Path(path_part)
+        full = p if p.is_absolute() else cwd / p
+        if not full.exists():
+            out.append(a)
+            continue
+        full = full.resolve()
+        if not _is_within(full, REPO):
+            mounts.append(full if full.is_dir() else full.parent)
+        if not p.is_absolute() and cwd != REPO:
+            a = str(full) + sep + node
+        out.append(a)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    opts, pytest_args = _split_argv(argv)
+    if not pytest_args:
+        pytest_args = list(DEFAULT_PYTEST_ARGS)
+    cache = Path(opts["cache"] or os.environ.get("TAGSTR_PYODIDE_CACHE") or REPO / ".cache" / "pyodide")
+    cache = cache.resolve()
+    mounts = [Path(m).resolve() for m in opts["mounts"]]
+
+    node = shutil.which("node")
+    if node is None:
+        _log("node not found on PATH")
+        return SETUP_ERROR
+    t0 = time.monotonic()
+    try:
+        ensure_pyodide(cache, opts["refresh"])
+        deps = ensure_deps(cache, opts["refresh"])
+    except (subprocess.CalledProcessError, RuntimeError, OSError) as exc:
+        _log(f"setup failed: {exc}")
+        return SETUP_ERROR
+    t1 = time.monotonic()
+    pytest_args = _prepare_pytest_args(pytest_args, mounts)
+
+    cmd = [node, str(RUNNER), "--pyodide-dir", str(cache)]
+    for m in dict.fromkeys(mounts):
+        cmd += ["--mount", str(m)]
+    if not opts["project_metadata"]:
+        cmd.append("--no-project-metadata")
+    cmd += [str(REPO), str(deps), "--", *pytest_args]
+    _log(f"setup {t1 - t0:.1f}s; running pytest on Pyodide {_pinned_pyodide_version()}")
+    sys.stdout.flush()
+    rc = subprocess.call(cmd, cwd=REPO)
+    _log(f"pytest exit code {rc} after {time.monotonic() - t1:.1f}s")
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main())
