@@ -9,7 +9,8 @@ Steps (each reused when already done):
    (``npm ci`` with the committed lock file) into the cache folder;
 2. install the pure-Python test dependencies (pytest, hypothesis and what they
    need) for CPython 3.14 into ``<cache>/site-packages-py314`` with the host pip;
-3. run ``node tools/pyodide/run_pytest.mjs`` and return pytest's exit code.
+3. run ``node tools/pyodide/run_pytest.mjs`` and return pytest's exit code
+   (bytecode goes to ``<cache>/pycache-py314``, never next to the sources).
 
 Runner options (must come first; everything else goes to pytest):
 
@@ -231,6 +232,8 @@ def main(argv: list[str] | None = None) -> int:
     pytest_args = _prepare_pytest_args(pytest_args, mounts)
 
     cmd = [node, str(RUNNER), "--pyodide-dir", str(cache)]
+    # bytecode of the deps, src and tests, kept out of the source folders
+    cmd += ["--pycache", str(cache / f"pycache-py{TARGET_PYTHON.replace('.', '')}")]
     for m in dict.fromkeys(mounts):
         cmd += ["--mount", str(m)]
     if not opts["project_metadata"]:

@@ -41,7 +41,7 @@ from tagstr_runtime._parser import ParseResult, parse
 from tagstr_runtime._rt import TABLE_NAME
 from tagstr_runtime._source import SourceText, decode_source
 
-__all__ = ["compile_desugared", "desugar", "desugar_ast", "placeholder_text"]
+__all__ = ["Desugaring", "compile_desugared", "desugar", "desugar_ast", "placeholder_text"]
 
 _builtin_compile = builtins.compile
 _SKIP_TO_TERMINATOR = re.compile(r"(?:[ \t\f\n]+|\#[^\n]*|\\\n)*")
@@ -124,6 +124,7 @@ class _Generator(ast.NodeTransformer):
             for tag in outer.walk():
                 start = source.pos(tag.span.start)
                 self.by_pos[start.line, start.col_byte] = tag
+        self.generated: dict[Span, ast.Call] = {}  # by tag-string span, for the text form
         self.entries: list[tuple[str, str]] = []
         self.entry_index: dict[tuple[str, str], int] = {}
         self.replaced = 0
@@ -208,6 +209,7 @@ class _Generator(ast.NodeTransformer):
             args.append(self.interpolation(part, values))
         flush()
         call = ast.Call(node.func, args, [])
+        self.generated[tag.span] = call
         return self.place(call, tag.span)
 
     def interpolation(self, field: Field, values: dict[Field, ast.expr]) -> ast.expr:
@@ -360,37 +362,60 @@ def desugar_ast(
     given, ``standard_error``: CPython's error for it is the best one).
     Malformed tag strings raise ``TagSyntaxError`` (SPEC 5).
     """
-    text = decode_source(source)
-    src = SourceText(text)
-    result: ParseResult = parse(text, filename, template_strings=template_strings, source=src)
-    flags = (flags | ast.PyCF_ONLY_AST) & ~_OPTIMIZED_ONLY
-    if not result.tag_strings:
-        if standard_error is not None:
-            raise standard_error
-        return _parse(text, filename, mode, flags, feature_version, src)
-    tree = _parse(placeholder_text(text, result.tag_strings), filename, mode, flags, feature_version, src)
-    generator = _Generator(src, filename, result.tag_strings)
-    tree = generator.visit(tree)
-    if generator.replaced != sum(len(t.walk()) for t in result.tag_strings):
-        # Python 3.11 computes f-string field positions by text search and can
-        # misplace two identical placeholders inside one f-string.
-        first = result.tag_strings[0]
-        raise error_at(
-            src, filename,
-            "tag string: cannot locate this tag string in the parsed tree "
-            "(identical tag strings inside one f-string are not supported on Python 3.11)",
-            first.span.start, first.span.end,
-        )
-    if isinstance(tree, (ast.Module, ast.Interactive)):
-        at = _prologue_index(tree.body) if isinstance(tree, ast.Module) else 0
-        tree.body[at:at] = _prologue(generator.entries)
-    elif isinstance(tree, ast.Expression):
-        tree.body = _eval_table(generator.entries, tree.body)
-    if emit_warnings:
-        for warning in result.warnings:
-            pos = src.pos(warning.span.start)
-            warnings.warn_explicit(warning.message, SyntaxWarning, filename, pos.line)
-    return tree
+    return Desugaring(
+        decode_source(source), filename, mode, flags=flags, standard_error=standard_error,
+        template_strings=template_strings, feature_version=feature_version,
+        emit_warnings=emit_warnings,
+    ).tree
+
+
+class Desugaring:
+    """One desugaring: the tree, plus what the text form and the plugins need to see."""
+
+    def __init__(
+        self,
+        text: str,
+        filename: str = "<unknown>",
+        mode: str = "exec",
+        *,
+        flags: int = 0,
+        standard_error: SyntaxError | None = None,
+        template_strings: bool | None = None,
+        feature_version: tuple[int, int] | None = None,
+        emit_warnings: bool = True,
+    ) -> None:
+        self.source = src = SourceText(text)
+        self.result = result = parse(text, filename, template_strings=template_strings, source=src)
+        flags = (flags | ast.PyCF_ONLY_AST) & ~_OPTIMIZED_ONLY
+        self.generator = generator = _Generator(src, filename, result.tag_strings)
+        if not result.tag_strings:
+            if standard_error is not None:
+                raise standard_error
+            self.tree = _parse(text, filename, mode, flags, feature_version, src, ())
+            return
+        placeholder = placeholder_text(text, result.tag_strings)
+        tree = _parse(placeholder, filename, mode, flags, feature_version, src, result.tag_strings)
+        tree = generator.visit(tree)
+        if generator.replaced != sum(len(t.walk()) for t in result.tag_strings):
+            # Python 3.11 computes f-string field positions by text search and can
+            # misplace two identical placeholders inside one f-string.
+            first = result.tag_strings[0]
+            raise error_at(
+                src, filename,
+                "tag string: cannot locate this tag string in the parsed tree "
+                "(identical tag strings inside one f-string are not supported on Python 3.11)",
+                first.span.start, first.span.end,
+            )
+        if isinstance(tree, (ast.Module, ast.Interactive)):
+            at = _prologue_index(tree.body) if isinstance(tree, ast.Module) else 0
+            tree.body[at:at] = _prologue(generator.entries)
+        elif isinstance(tree, ast.Expression):
+            tree.body = _eval_table(generator.entries, tree.body)
+        if emit_warnings:
+            for warning in result.warnings:
+                pos = src.pos(warning.span.start)
+                warnings.warn_explicit(warning.message, SyntaxWarning, filename, pos.line)
+        self.tree = tree
 
 
 def _parse(
@@ -400,6 +425,7 @@ def _parse(
     flags: int,
     feature_version: tuple[int, int] | None,
     original: SourceText,
+    tags: tuple[TagString, ...],
 ) -> ast.AST:
     try:
         if feature_version is not None:
@@ -407,11 +433,17 @@ def _parse(
                              type_comments=bool(flags & ast.PyCF_TYPE_COMMENTS))
         return _builtin_compile(text, filename, mode, flags, dont_inherit=True)  # type: ignore[no-any-return]
     except SyntaxError as exc:
-        raise _restore(exc, text, original) from None
+        raise _restore(exc, text, original, tags) from None
 
 
-def _restore(exc: SyntaxError, placeholder: str, original: SourceText) -> SyntaxError:
-    """CPython's error on the placeholder text, moved back onto the original text."""
+def _restore(
+    exc: SyntaxError, placeholder: str, original: SourceText, tags: tuple[TagString, ...]
+) -> SyntaxError:
+    """CPython's error on the placeholder text, moved back onto the original text.
+
+    Inside a tag string it becomes a ``TagSyntaxError`` worded like CPython's
+    f-string errors (``tag string: invalid syntax``).
+    """
     if exc.lineno is None or exc.text is None or original.text == placeholder:
         return exc
     shown = SourceText(placeholder)
@@ -426,8 +458,12 @@ def _restore(exc: SyntaxError, placeholder: str, original: SourceText) -> Syntax
     offset = char_col(exc.lineno, exc.offset)
     end_offset = char_col(exc.end_lineno, exc.end_offset)
     text = original.line_text(exc.lineno) if exc.lineno <= original.line_count else exc.text
-    new = type(exc)(exc.msg, (exc.filename, exc.lineno, offset, text, exc.end_lineno, end_offset))
-    return new
+    details = (exc.filename, exc.lineno, offset, text, exc.end_lineno, end_offset)
+    if offset is not None and type(exc) is SyntaxError:
+        where = original.line_start(exc.lineno) + offset - 1
+        if any(tag.span.start <= where < tag.span.end for tag in tags):
+            return TagSyntaxError(f"tag string: {exc.msg}", details)
+    return type(exc)(exc.msg, details)
 
 
 def compile_desugared(

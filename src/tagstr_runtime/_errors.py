@@ -53,7 +53,10 @@ def error_at(
 ) -> TagSyntaxError:
     """A ``TagSyntaxError`` spanning character offsets ``start``..``end`` of ``source``."""
     first = source.pos(start)
-    last = source.pos(end if end is not None and end > start else start + 1)
+    if (end is None or end <= start) and source.text[start : start + 1] in ("\n", ""):
+        last = first._replace(col_char=first.col_char + 1)  # a newline or the end: one column
+    else:
+        last = source.pos(end if end is not None and end > start else start + 1)
     return TagSyntaxError(
         message,
         (

@@ -220,11 +220,15 @@ class _Lexer:
             if first < 0:
                 first = start
             if kind == "name" and end < self.n and s[end] in "'\"":
+                if mode == _FIELD and s.startswith(quote, end) and self.unterminated_here(end):
+                    self.fail(E.EXPECTING_CLOSE, end)
                 pos, prev = self.name_before_quote(m, found, prev, at_line_start and mode == _TOP)
                 last_end = pos
                 last_text = s[start:pos]
                 continue
             if kind == "quote":
+                if mode == _FIELD and s.startswith(quote, start) and self.unterminated_here(start):
+                    self.fail(E.EXPECTING_CLOSE, start)
                 pos = self.standard_literal(start, start, "", found, prev)
                 prev = "str"
                 last_end = pos
@@ -238,6 +242,17 @@ class _Lexer:
             prev = "dot" if kind == "op" and m.group() == "." else "other"
             pos = last_end = end
             last_text = m.group()
+
+    def unterminated_here(self, quote_pos: int) -> bool:
+        """Whether a plain literal opening at ``quote_pos`` would be unterminated.
+
+        Inside a field, the enclosing quote usually means the user forgot a
+        ``}`` (``tag"{x"``): say so, as CPython does, rather than report the
+        literal it happens to open.
+        """
+        q = self.s[quote_pos]
+        quote = q * 3 if self.s.startswith(q * 3, quote_pos) else q
+        return _PLAIN_END[quote].match(self.s, quote_pos + len(quote)) is None
 
     def name_before_quote(
         self, m: re.Match[str], found: list[TagString], prev: str, statement_start: bool
@@ -294,7 +309,7 @@ class _Lexer:
                 kind == "name" and m.end() < self.n and s[m.end()] in "'\""
                 and m.group() not in _HARD_KEYWORDS
             ):
-                self.fail(E.CONCATENATION, m.start(), m.end() + 1)
+                self.fail(E.CONCATENATION, m.start(), m.end() + (kind == "name"))
             return
 
     # -- standard literals ------------------------------------------------------
@@ -430,7 +445,8 @@ class _Lexer:
             cooked = cook_checked(raw, named_escape_may_end=before_field)
         except BadEscape as exc:
             where = self.raw_to_source(lit_start, exc.offset)
-            self.fail(E.BAD_ESCAPE.format(f"(unicode error) {exc}"), where, where + exc.length)
+            until = self.raw_to_source(lit_start, exc.offset + exc.length)
+            self.fail(E.BAD_ESCAPE.format(f"(unicode error) {exc}"), where, until)
         if before_field and _NAMED_ESCAPE_END.search(raw):
             name_end = self.s.find("}", end)
             name = self.s[end + 1 : name_end].strip() if name_end > 0 else ""

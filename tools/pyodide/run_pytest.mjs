@@ -13,6 +13,8 @@
 //                       (default: normal node resolution from this script, then
 //                       <repo>/.cache/pyodide)
 //   --mount HOSTDIR     extra host folder to mount (e.g. tests outside the repo)
+//   --pycache DIR       write bytecode caches there (sys.pycache_prefix) so later
+//                       runs skip recompiling; default: no bytecode is written
 //   --no-project-metadata
 //            do not emulate the installed project (see below)
 //
@@ -45,13 +47,20 @@ function usage(msg) {
   if (msg) process.stderr.write(`run_pytest.mjs: ${msg}\n`);
   process.stderr.write(
     "usage: node run_pytest.mjs [--pyodide-dir DIR] [--mount HOSTDIR]... " +
-      "[--no-project-metadata] <repo> <deps> [-- <pytest args>...]\n",
+      "[--pycache DIR] [--no-project-metadata] <repo> <deps> [-- <pytest args>...]\n",
   );
   process.exit(4);
 }
 
 function parseArgs(argv) {
-  const opts = { pyodideDir: null, mounts: [], projectMetadata: true, positional: [], pytestArgs: [] };
+  const opts = {
+    pyodideDir: null,
+    mounts: [],
+    pycache: null,
+    projectMetadata: true,
+    positional: [],
+    pytestArgs: [],
+  };
   let i = 0;
   for (; i < argv.length; i++) {
     const a = argv[i];
@@ -64,6 +73,9 @@ function parseArgs(argv) {
     } else if (a === "--mount") {
       if (i + 1 >= argv.length) usage("--mount needs a value");
       opts.mounts.push(argv[++i]);
+    } else if (a === "--pycache") {
+      if (i + 1 >= argv.length) usage("--pycache needs a value");
+      opts.pycache = argv[++i];
     } else if (a === "--no-project-metadata") {
       opts.projectMetadata = false;
     } else if (a === "-h" || a === "--help") {
@@ -173,11 +185,16 @@ function pyodideEnv() {
 }
 
 const BOOTSTRAP = String.raw`
-def _tagstr_pyodide_main(repo, deps, pytest_args, project_metadata):
+def _tagstr_pyodide_main(repo, deps, pytest_args, project_metadata, pycache):
     import os
     import site
     import sys
 
+    if pycache:
+        # Pyodide starts with dont_write_bytecode; a prefix keeps the host's
+        # source folders free of cpython-314 __pycache__ entries.
+        sys.pycache_prefix = pycache
+        sys.dont_write_bytecode = False
     os.chdir(repo)
     src = os.path.join(repo, "src")
     if os.path.isdir(src):
@@ -249,6 +266,12 @@ async function main() {
   const repo = mustBeDir(opts.positional[0], "repo");
   const deps = mustBeDir(opts.positional[1], "deps");
   const extraMounts = opts.mounts.map((m) => mustBeDir(m, "--mount"));
+  let pycache = null;
+  if (opts.pycache) {
+    fs.mkdirSync(opts.pycache, { recursive: true });
+    pycache = mustBeDir(opts.pycache, "--pycache");
+    extraMounts.push(pycache);
+  }
 
   const { mod } = await importPyodide(opts.pyodideDir, repo);
   const stdout = makeWriter(1);
@@ -270,7 +293,7 @@ async function main() {
   const pyArgs = pyodide.toPy(opts.pytestArgs);
   let rc;
   try {
-    rc = run(repo, deps, pyArgs, opts.projectMetadata);
+    rc = run(repo, deps, pyArgs, opts.projectMetadata, pycache);
   } finally {
     pyArgs.destroy();
     run.destroy();

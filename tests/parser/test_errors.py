@@ -1,0 +1,92 @@
+"""SPEC 5: every malformed tag string is a SyntaxError at its exact original position."""
+
+from __future__ import annotations
+
+import pytest
+
+import tagstr_runtime
+from tagstr_runtime import TagSyntaxError
+
+# (source, message, line, offset, end_line, end_offset): offsets 1-based characters,
+# as SyntaxError has them; sources put non-ASCII text before the error where it matters.
+ERRORS = [
+    ('a = tag"abc\n', "unterminated tag string (detected at line 1)", 1, 5, 1, 6),
+    ('a = tag"""abc\n\n', "unterminated triple-quoted tag string (detected at line 3)", 1, 5, 1, 6),
+    ('a = tag"{}"\n', "tag string: valid expression required before '}'", 1, 10, 1, 11),
+    ('a = tag"{ }"\n', "tag string: valid expression required before '}'", 1, 11, 1, 12),
+    ('a = tag"{x!z}"\n', "tag string: invalid conversion character 'z': expected 's', 'r', or 'a'",
+     1, 12, 1, 13),
+    ('a = tag"{x!}"\n', "tag string: missing conversion character", 1, 12, 1, 13),
+    ('a = tag"{x! r}"\n', "tag string: conversion type must come right after the exclamation mark",
+     1, 11, 1, 14),
+    ('a = tag"{x!r=}"\n', "tag string: expecting ':' or '}'", 1, 13, 1, 14),
+    ('a = tag"é}"\n', "tag string: single '}' is not allowed", 1, 10, 1, 11),
+    ('a = tag"{a)}"\n', "tag string: unmatched ')'", 1, 11, 1, 12),
+    ('a = tag"{x"\n', "tag string: expecting '}'", 1, 11, 1, 12),
+    ('a = tag"{lambda x: 1}"\n', "tag string: lambda expressions are not allowed without parentheses",
+     1, 10, 1, 18),
+    ('a = tag"{x for x in y}"\n', "tag string: expecting '=', or '!', or ':', or '}'", 1, 12, 1, 15),
+    ('async def f():\n    a = tag"{await x}"\n',
+     "tag string: 'await' is not allowed in an interpolation (it is evaluated lazily, in a lambda)",
+     2, 14, 2, 21),
+    ('a = tag"{yield}"\n',
+     "tag string: 'yield' is not allowed in an interpolation (it is evaluated lazily, in a lambda)",
+     1, 10, 1, 15),
+    ('a = tag"é {a b}"\n', "tag string: invalid syntax. Perhaps you forgot a comma?", 1, 12, 1, 15),
+    ('a = tag"""\n  {x +}"""\n', "tag string: invalid syntax", 2, 7, 2, 8),
+    ('a = tag"\\x4"\n', "tag string: (unicode error) truncated \\xXX escape", 1, 9, 1, 12),
+    ('a = tag"é\\N{{NO SUCH NAME}}"\n', "tag string: (unicode error) unknown Unicode character name",
+     1, 10, 1, 29),
+    ('a = None"x"\n', "keyword 'None' cannot be used as a tag", 1, 5, 1, 9),
+    ('def"x"\n', "keyword 'def' cannot be used as a tag", 1, 1, 1, 4),
+    ('a = lambda"x"\n', "keyword 'lambda' cannot be used as a tag", 1, 5, 1, 11),
+    ('a = x.tag"a"\n', "dotted names cannot be used as tags; bind the tag to a plain name first",
+     1, 7, 1, 11),
+    ('a = tag"a" "b"\n', "tag strings cannot be implicitly concatenated with other string literals",
+     1, 12, 1, 13),
+    ('a = "b" tag"a"\n', "tag strings cannot be implicitly concatenated with other string literals",
+     1, 9, 1, 13),
+    ('a = tag"a" f"b"\n', "tag strings cannot be implicitly concatenated with other string literals",
+     1, 12, 1, 14),
+    ('a = tag"a" tag"b"\n', "tag strings cannot be implicitly concatenated with other string literals",
+     1, 12, 1, 16),
+    ('a = (tag"a"\n     "b")\n', "tag strings cannot be implicitly concatenated with other string literals",
+     2, 6, 2, 7),
+    ('x = tag"{y:a\nb}"\n',
+     "tag string: newlines are not allowed in format specifiers for single quoted tag strings",
+     1, 13, 1, 14),
+    ('x = tag"{html\'{1 +}\'}"\n', "tag string: invalid syntax", 1, 19, 1, 20),
+]
+
+
+@pytest.mark.parametrize(("src", "message", "line", "offset", "end_line", "end_offset"), ERRORS)
+def test_error_position(
+    src: str, message: str, line: int, offset: int, end_line: int, end_offset: int
+) -> None:
+    with pytest.raises(TagSyntaxError) as info:
+        tagstr_runtime.compile(src, "bad.py", "exec")
+    err = info.value
+    assert isinstance(err, SyntaxError)
+    assert (err.msg, err.filename) == (message, "bad.py")
+    assert (err.lineno, err.offset, err.end_lineno, err.end_offset) == (
+        line, offset, end_line, end_offset
+    )
+    assert err.text == src.splitlines(keepends=True)[line - 1]
+
+
+def test_errors_in_standard_code_stay_cpythons() -> None:
+    src = 'x = tag"{a}"\ny = (1 +\n'
+    with pytest.raises(SyntaxError) as info:
+        tagstr_runtime.compile(src, "bad.py", "exec")
+    assert not isinstance(info.value, TagSyntaxError)
+    assert info.value.lineno == 2
+    assert info.value.text == "y = (1 +\n"
+
+
+def test_source_without_tag_strings_raises_cpythons_own_error() -> None:
+    with pytest.raises(SyntaxError) as info:
+        tagstr_runtime.compile("x = = 1\n", "bad.py", "exec")
+    try:
+        compile("x = = 1\n", "bad.py", "exec")
+    except SyntaxError as expected:
+        assert (info.value.msg, info.value.offset) == (expected.msg, expected.offset)
