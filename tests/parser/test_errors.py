@@ -36,7 +36,7 @@ ERRORS = [
     ('a = tag"""\n  {x +}"""\n', "tag string: invalid syntax", 2, 7, 2, 8),
     ('a = tag"\\x4"\n', "tag string: (unicode error) truncated \\xXX escape", 1, 9, 1, 12),
     ('a = tag"é\\N{{NO SUCH NAME}}"\n', "tag string: (unicode error) unknown Unicode character name",
-     1, 10, 1, 29),
+     1, 10, 1, 28),
     ('a = None"x"\n', "keyword 'None' cannot be used as a tag", 1, 5, 1, 9),
     ('def"x"\n', "keyword 'def' cannot be used as a tag", 1, 1, 1, 4),
     ('a = lambda"x"\n', "keyword 'lambda' cannot be used as a tag", 1, 5, 1, 11),
