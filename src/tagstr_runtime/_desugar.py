@@ -28,10 +28,12 @@ from __future__ import annotations
 
 import ast
 import builtins
+import gc
 import re
 import sys
 import warnings
 from types import CodeType
+from bisect import bisect_left
 from typing import Any, Iterable
 
 from tagstr_runtime import _errors as E
@@ -47,6 +49,11 @@ _builtin_compile = builtins.compile
 _SKIP_TO_TERMINATOR = re.compile(r"(?:[ \t\f\n]+|\#[^\n]*|\\\n)*")
 # PyCF_OPTIMIZED_AST (3.13+) minus PyCF_ONLY_AST: the transformer needs the unoptimised tree.
 _OPTIMIZED_ONLY = getattr(ast, "PyCF_OPTIMIZED_AST", 0) & ~ast.PyCF_ONLY_AST
+_LOAD = ast.Load()
+# Shared: ``arguments`` carries no position, and compile() reads a shared node as often as it occurs.
+_NO_ARGUMENTS = ast.arguments(
+    posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]
+)
 _CONVERSIONS = {None: -1, "s": ord("s"), "r": ord("r"), "a": ord("a")}
 
 
@@ -115,52 +122,114 @@ def placeholder_text(text: str, tags: Iterable[TagString]) -> str:
 # -- step 3: generation ---------------------------------------------------------
 
 
-class _Generator(ast.NodeTransformer):
-    def __init__(self, source: SourceText, filename: str, tags: Iterable[TagString]) -> None:
+class _Generator:
+    """Replaces placeholder calls by generated calls, visiting only the paths to them.
+
+    A full ``NodeTransformer`` pass costs more than compiling the module; the
+    tag strings are sorted by position, so each subtree is entered only if a
+    bisection says some tag string starts inside it.
+    """
+
+    def __init__(self, source: SourceText, filename: str) -> None:
         self.source = source
         self.filename = filename
-        self.by_pos: dict[tuple[int, int], TagString] = {}
-        for outer in tags:
-            for tag in outer.walk():
-                start = source.pos(tag.span.start)
-                self.by_pos[start.line, start.col_byte] = tag
         self.generated: dict[Span, ast.Call] = {}  # by tag-string span, for the text form
         self.entries: list[tuple[str, str]] = []
         self.entry_index: dict[tuple[str, str], int] = {}
         self.replaced = 0
+        self._positions: dict[Span, tuple[int, int, int, int]] = {}
 
     # positions ---------------------------------------------------------------
 
+    def position(self, span: Span) -> tuple[int, int, int, int]:
+        """(lineno, col_offset, end_lineno, end_col_offset) of a span, as ``ast`` wants them."""
+        found = self._positions.get(span)
+        if found is None:
+            start = self.source.pos(span.start)
+            end = self.source.pos(span.end)
+            found = self._positions[span] = (start.line, start.col_byte, end.line, end.col_byte)
+        return found
+
     def place(self, node: Any, span: Span) -> Any:
-        start = self.source.pos(span.start)
-        end = self.source.pos(span.end)
-        node.lineno, node.col_offset = start.line, start.col_byte
-        node.end_lineno, node.end_col_offset = end.line, end.col_byte
+        node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = self.position(span)
         return node
 
     def table_ref(self, index: int, span: Span) -> ast.expr:
-        name = self.place(ast.Name(TABLE_NAME, ast.Load()), span)
-        return self.place(ast.Subscript(name, self.place(ast.Constant(index), span), ast.Load()), span)
+        """``__tagstr__[index]``.  (Attribute assignment is the cheapest way to place nodes.)"""
+        lineno, col, end_lineno, end_col = self.position(span)
+        name = ast.Name(TABLE_NAME, _LOAD)
+        name.lineno, name.col_offset, name.end_lineno, name.end_col_offset = lineno, col, end_lineno, end_col
+        const = ast.Constant(index)
+        const.lineno, const.col_offset, const.end_lineno, const.end_col_offset = lineno, col, end_lineno, end_col
+        ref = ast.Subscript(name, const, _LOAD)
+        ref.lineno, ref.col_offset, ref.end_lineno, ref.end_col_offset = lineno, col, end_lineno, end_col
+        return ref
 
-    # the transform -----------------------------------------------------------
+    # finding the placeholders ------------------------------------------------
 
-    def visit_Call(self, node: ast.Call) -> ast.AST:
-        self.generic_visit(node)
-        tag = self.by_pos.get((node.lineno, node.col_offset))
-        if tag is None or not self.is_placeholder(node, tag):
+    def replace_in(self, node: ast.AST, tags: tuple[TagString, ...]) -> ast.AST:
+        """``node`` with the placeholders of ``tags`` (outermost, in order) replaced."""
+        if not tags:
             return node
-        self.replaced += 1
-        return self.generate(node, tag)
+        keys = [self.position(tag.span)[:2] for tag in tags]
+        if isinstance(node, ast.Call) and (node.lineno, node.col_offset) == keys[0]:
+            if self.is_placeholder(node, tags[0]) and len(tags) == 1:
+                return self.generate(node, tags[0])
+        self._walk(node, tags, keys, 0, len(tags))
+        return node
+
+    def _walk(
+        self, node: ast.AST, tags: tuple[TagString, ...], keys: list[tuple[int, int]], lo: int, hi: int
+    ) -> None:
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                for index, child in enumerate(value):
+                    if isinstance(child, ast.AST):
+                        new = self._visit_child(child, tags, keys, lo, hi)
+                        if new is not None:
+                            value[index] = new
+            elif isinstance(value, ast.AST):
+                new = self._visit_child(value, tags, keys, lo, hi)
+                if new is not None:
+                    setattr(node, field, new)
+
+    def _visit_child(
+        self, child: ast.AST, tags: tuple[TagString, ...], keys: list[tuple[int, int]], lo: int, hi: int
+    ) -> ast.AST | None:
+        lineno = getattr(child, "lineno", None)
+        if lineno is None:  # arguments, comprehension, withitem, match_case, operators...
+            if child._fields:
+                self._walk(child, tags, keys, lo, hi)
+            return None
+        start = (lineno, child.col_offset)  # type: ignore[attr-defined]
+        first = bisect_left(keys, start, lo, hi)
+        last = bisect_left(keys, (child.end_lineno, child.end_col_offset), first, hi)  # type: ignore[attr-defined]
+        if first == last:
+            return None
+        if (
+            last - first == 1
+            and keys[first] == start
+            and isinstance(child, ast.Call)
+            and self.is_placeholder(child, tags[first])
+        ):
+            return self.generate(child, tags[first])
+        self._walk(child, tags, keys, first, last)
+        return None
 
     def is_placeholder(self, node: ast.Call, tag: TagString) -> bool:
-        end = self.source.pos(tag.span.end)
+        _, _, end_line, end_col = self.position(tag.span)
         return (
             isinstance(node.func, ast.Name)
             and node.func.id == tag.tag
-            and (node.end_lineno, node.end_col_offset) == (end.line, end.col_byte)
+            and node.end_lineno == end_line
+            and node.end_col_offset == end_col
         )
 
+    # generation --------------------------------------------------------------
+
     def generate(self, node: ast.Call, tag: TagString) -> ast.Call:
+        self.replaced += 1
         fields = tag.fields()
         exprs: list[ast.expr] = []
         if fields:
@@ -171,9 +240,10 @@ class _Generator(ast.NodeTransformer):
                 chain = chain.func
             exprs.append(chain)
             exprs.reverse()
-        values = dict(zip(fields, exprs))
-        for field, expr in values.items():
+        values: dict[Field, ast.expr] = {}
+        for field, expr in zip(fields, exprs):
             self.check_expression(field, expr)
+            values[field] = self.replace_in(expr, field.nested)  # type: ignore[assignment]
         args: list[ast.expr] = []
         raw: list[str] = []
         cooked: list[str] = []
@@ -210,25 +280,22 @@ class _Generator(ast.NodeTransformer):
         flush()
         call = ast.Call(node.func, args, [])
         self.generated[tag.span] = call
-        return self.place(call, tag.span)
+        return self.place(call, tag.span)  # type: ignore[no-any-return]
 
     def interpolation(self, field: Field, values: dict[Field, ast.expr]) -> ast.expr:
         span = field.span
-        lam = ast.Lambda(
-            ast.arguments(
-                posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
-                defaults=[],
-            ),
-            values[field],
-        )
-        items = [
-            self.place(lam, span),
-            self.place(ast.Constant(field.expr), span),
-            self.place(ast.Constant(field.effective_conv), span),
-            self.spec(field, values),
+        at = self.position(span)
+        items: list[ast.expr] = [
+            ast.Lambda(_NO_ARGUMENTS, values[field]),
+            ast.Constant(field.expr),
+            ast.Constant(field.effective_conv),
         ]
-        fields_tuple = self.place(ast.Tuple(items, ast.Load()), span)
-        return self.place(ast.Call(self.table_ref(0, span), [fields_tuple], []), span)
+        tup = ast.Tuple(items, _LOAD)
+        call = ast.Call(self.table_ref(0, span), [tup], [])
+        for node in (*items, tup, call):
+            node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = at
+        items.append(self.spec(field, values))
+        return call
 
     def spec(self, field: Field, values: dict[Field, ast.expr]) -> ast.expr:
         """The format spec, formatted eagerly like an f-string's (SPEC 3)."""
@@ -256,14 +323,14 @@ class _Generator(ast.NodeTransformer):
 
     def check_expression(self, field: Field, expr: ast.expr) -> None:
         """What CPython's f-string grammar rejects but our parenthesised chain accepts."""
-        brace = self.source.pos(field.span.start)
-        if isinstance(expr, ast.GeneratorExp) and (expr.lineno, expr.col_offset) == (
-            brace.line,
-            brace.col_byte,
-        ):
+        if isinstance(expr, ast.GeneratorExp) and (expr.lineno, expr.col_offset) == self.position(
+            field.span
+        )[:2]:
             where = self.source.offset(expr.elt.end_lineno or 0, expr.elt.end_col_offset or 0)
             where = _SKIP_TO_TERMINATOR.match(self.source.text, where).end()
             raise error_at(self.source, self.filename, E.EXPECTING_FIELD_END, where, where + 3)
+        if "await" not in field.expr and "yield" not in field.expr:
+            return
         for node in _walk_outside_lambdas(expr):
             if isinstance(node, ast.Await):
                 self.fail_node(E.AWAIT, node)
@@ -387,15 +454,22 @@ class Desugaring:
         self.source = src = SourceText(text)
         self.result = result = parse(text, filename, template_strings=template_strings, source=src)
         flags = (flags | ast.PyCF_ONLY_AST) & ~_OPTIMIZED_ONLY
-        self.generator = generator = _Generator(src, filename, result.tag_strings)
+        self.generator = generator = _Generator(src, filename)
         if not result.tag_strings:
             if standard_error is not None:
                 raise standard_error
             self.tree = _parse(text, filename, mode, flags, feature_version, src, ())
             return
         placeholder = placeholder_text(text, result.tag_strings)
-        tree = _parse(placeholder, filename, mode, flags, feature_version, src, result.tag_strings)
-        tree = generator.visit(tree)
+        # The trees are large and acyclic: collecting while building them is pure cost.
+        gc_was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            tree = _parse(placeholder, filename, mode, flags, feature_version, src, result.tag_strings)
+            tree = generator.replace_in(tree, result.tag_strings)
+        finally:
+            if gc_was_enabled:
+                gc.enable()
         if generator.replaced != sum(len(t.walk()) for t in result.tag_strings):
             # Python 3.11 computes f-string field positions by text search and can
             # misplace two identical placeholders inside one f-string.
