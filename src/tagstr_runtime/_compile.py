@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import builtins
-from typing import Any
+from typing import Any, cast
 
 __all__ = ["compile"]
 
@@ -30,7 +30,7 @@ def compile(  # noqa: A001 - deliberately mirrors the builtin
     Malformed tag strings raise ``SyntaxError`` at their original position.
     """
     if isinstance(source, ast.AST):
-        return _builtin_compile(source, filename, mode, flags, dont_inherit, optimize)
+        return _builtin_compile(cast(Any, source), filename, mode, flags, dont_inherit, optimize)
     try:
         return _builtin_compile(source, filename, mode, flags, dont_inherit, optimize)
     except SyntaxError as exc:

@@ -34,12 +34,12 @@ import sys
 import warnings
 from types import CodeType
 from bisect import bisect_left
-from typing import Any, Iterable
+from typing import Any, Iterable, TypeVar, cast
 
 from tagstr_runtime import _errors as E
 from tagstr_runtime._errors import TagSyntaxError, error_at
 from tagstr_runtime._model import Field, Literal, Span, TagString
-from tagstr_runtime._parser import ParseResult, parse
+from tagstr_runtime._parser import ParseResult, _match_end, parse
 from tagstr_runtime._rt import TABLE_NAME
 from tagstr_runtime._source import SourceText, decode_source
 
@@ -49,6 +49,7 @@ _builtin_compile = builtins.compile
 _SKIP_TO_TERMINATOR = re.compile(r"(?:[ \t\f\n]+|\#[^\n]*|\\\n)*")
 # PyCF_OPTIMIZED_AST (3.13+) minus PyCF_ONLY_AST: the transformer needs the unoptimised tree.
 _OPTIMIZED_ONLY = getattr(ast, "PyCF_OPTIMIZED_AST", 0) & ~ast.PyCF_ONLY_AST
+_N = TypeVar("_N", bound=ast.AST)
 _LOAD = ast.Load()
 # Shared: ``arguments`` carries no position, and compile() reads a shared node as often as it occurs.
 _NO_ARGUMENTS = ast.arguments(
@@ -71,7 +72,7 @@ def _blank(text: str) -> str:
 
 def _terminator(text: str, field: Field) -> int:
     """Offset of the ``=``, ``!``, ``:`` or ``}`` that ends a field's expression."""
-    return _SKIP_TO_TERMINATOR.match(text, field.expr_span.end).end()
+    return _match_end(_SKIP_TO_TERMINATOR, text, field.expr_span.end)
 
 
 def _fill(text: str, start: int, end: int, tags: Iterable[TagString], out: list[str]) -> None:
@@ -150,8 +151,11 @@ class _Generator:
             found = self._positions[span] = (start.line, start.col_byte, end.line, end.col_byte)
         return found
 
-    def place(self, node: Any, span: Span) -> Any:
-        node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = self.position(span)
+    def place(self, node: _N, span: Span) -> _N:
+        located = cast(Any, node)
+        located.lineno, located.col_offset, located.end_lineno, located.end_col_offset = (
+            self.position(span)
+        )
         return node
 
     def table_ref(self, index: int, span: Span) -> ast.expr:
@@ -280,7 +284,7 @@ class _Generator:
         flush()
         call = ast.Call(node.func, args, [])
         self.generated[tag.span] = call
-        return self.place(call, tag.span)  # type: ignore[no-any-return]
+        return self.place(call, tag.span)
 
     def interpolation(self, field: Field, values: dict[Field, ast.expr]) -> ast.expr:
         span = field.span
@@ -303,7 +307,8 @@ class _Generator:
             return self.place(ast.Constant(None), field.span)
         assert field.spec_span is not None
         if all(isinstance(part, Literal) for part in field.spec):
-            return self.place(ast.Constant("".join(p.raw for p in field.spec)), field.spec_span)
+            text = "".join(cast(Literal, part).raw for part in field.spec)
+            return self.place(ast.Constant(text), field.spec_span)
         pieces: list[ast.expr] = []
         for part in field.spec:
             if isinstance(part, Literal):
@@ -327,7 +332,7 @@ class _Generator:
             field.span
         )[:2]:
             where = self.source.offset(expr.elt.end_lineno or 0, expr.elt.end_col_offset or 0)
-            where = _SKIP_TO_TERMINATOR.match(self.source.text, where).end()
+            where = _match_end(_SKIP_TO_TERMINATOR, self.source.text, where)
             raise error_at(self.source, self.filename, E.EXPECTING_FIELD_END, where, where + 3)
         if "await" not in field.expr and "yield" not in field.expr:
             return
@@ -361,7 +366,7 @@ def _prologue(entries: list[tuple[str, str]]) -> list[ast.stmt]:
     load = ast.ImportFrom("tagstr_runtime._rt", [ast.alias("table", TABLE_NAME)], 0)
     build = ast.Assign(
         [ast.Name(TABLE_NAME, ast.Store())],
-        ast.Call(ast.Name(TABLE_NAME, ast.Load()), [ast.Constant(tuple(entries))], []),
+        ast.Call(ast.Name(TABLE_NAME, ast.Load()), [ast.Constant(cast(Any, tuple(entries)))], []),
     )
     stmts: list[ast.stmt] = [load, build]
     for stmt in stmts:
@@ -395,10 +400,10 @@ def _eval_table(entries: list[tuple[str, str]], body: ast.expr) -> ast.expr:
     importer = ast.Call(
         ast.Name("__import__", ast.Load()),
         [ast.Constant("tagstr_runtime._rt"), ast.Constant(None), ast.Constant(None),
-         ast.Constant(("table",))],
+         ast.Constant(cast(Any, ("table",)))],
         [],
     )
-    build = ast.Call(ast.Attribute(importer, "table", ast.Load()), [ast.Constant(tuple(entries))], [])
+    build = ast.Call(ast.Attribute(importer, "table", ast.Load()), [ast.Constant(cast(Any, tuple(entries)))], [])
     bind = ast.NamedExpr(ast.Name(TABLE_NAME, ast.Store()), build)
     pair = ast.Tuple([bind, body], ast.Load())
     result = ast.Subscript(pair, ast.Constant(1), ast.Load())
@@ -505,7 +510,8 @@ def _parse(
         if feature_version is not None:
             return ast.parse(text, filename, mode, feature_version=feature_version,
                              type_comments=bool(flags & ast.PyCF_TYPE_COMMENTS))
-        return _builtin_compile(text, filename, mode, flags, dont_inherit=True)  # type: ignore[no-any-return]
+        tree: ast.AST = _builtin_compile(text, filename, mode, flags, dont_inherit=True)
+        return tree
     except SyntaxError as exc:
         raise _restore(exc, text, original, tags) from None
 
@@ -551,9 +557,10 @@ def compile_desugared(
 ) -> CodeType:
     """Compile a desugared tree; errors get the original line as their text."""
     try:
-        return _builtin_compile(  # type: ignore[no-any-return]
-            tree, filename, mode, flags & ~ast.PyCF_ONLY_AST, dont_inherit, optimize
+        code: CodeType = _builtin_compile(
+            cast(Any, tree), filename, mode, flags & ~ast.PyCF_ONLY_AST, dont_inherit, optimize
         )
+        return code
     except SyntaxError as exc:
         if source is not None and exc.lineno is not None:
             src = SourceText(decode_source(source))

@@ -75,6 +75,13 @@ _HARD_KEYWORDS = frozenset(keyword.kwlist)
 _TOP, _FIELD, _LINE = 0, 1, 2
 
 
+def _match_end(pattern: re.Pattern[str], text: str, pos: int) -> int:
+    """End of ``pattern`` (one that may match the empty string) at ``pos``."""
+    m = pattern.match(text, pos)
+    assert m is not None
+    return m.end()
+
+
 class CompileWarning(NamedTuple):
     """A ``SyntaxWarning`` to emit when the source is compiled (SPEC 2: ``\\N{``)."""
 
@@ -373,12 +380,12 @@ class _Lexer:
         n = self.n
         single = len(quote) == 1
         qc = quote[0]
-        chunk = _BODY_CHUNK[quote].match
+        chunk = _BODY_CHUNK[quote]
         parts: list[Part] = []
         seg = lit_start = pos  # start of unflushed literal text / of the current literal part
         pieces: list[str] = []  # literal text with doubled braces collapsed
         while True:
-            pos = chunk(s, pos).end()
+            pos = _match_end(chunk, s, pos)
             if pos >= n:
                 self.unterminated(start, quote, is_tag, n)
             c = s[pos]
@@ -475,7 +482,7 @@ class _Lexer:
             self.fail_field(is_tag, E.LAMBDA, first, pos)
         debug = None
         if term == "=":
-            pos = _WS.match(s, pos + 1).end()
+            pos = _match_end(_WS, s, pos + 1)
             debug = s[brace + 1 : pos]
             term = s[pos] if pos < self.n else ""
         conv = None
@@ -483,7 +490,7 @@ class _Lexer:
         if term == "!":
             m = _NAME.match(s, pos + 1)
             if m is None:
-                after = _WS.match(s, pos + 1).end()
+                after = _match_end(_WS, s, pos + 1)
                 if after > pos + 1 and _NAME.match(s, after):
                     self.fail_field(is_tag, E.CONVERSION_SPACE, pos, after + 1)
                 self.fail_field(is_tag, E.MISSING_CONVERSION, pos + 1)
@@ -491,7 +498,7 @@ class _Lexer:
             if conv not in ("s", "r", "a"):
                 self.fail_field(is_tag, E.INVALID_CONVERSION.format(conv), m.start(), m.end())
             conv_span = Span(m.start(), m.end())
-            pos = _WS.match(s, m.end()).end()
+            pos = _match_end(_WS, s, m.end())
             term = s[pos] if pos < self.n else ""
             if term not in (":", "}"):
                 self.fail_field(is_tag, E.EXPECTING_CONV_END, pos)

@@ -122,7 +122,7 @@ class InterpolationConcrete(Interpolation):
 
     __slots__ = ()
 
-    def __new__(  # type: ignore[misc]
+    def __new__(
         cls,
         getvalue: Callable[[], Any],
         expr: str,
