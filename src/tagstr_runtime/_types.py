@@ -117,7 +117,7 @@ class Interpolation(
         )
 
 
-class InterpolationConcrete(Interpolation):
+class InterpolationConcrete(Interpolation[Any]):
     """The PEP's pure-Python spelling: ``InterpolationConcrete(getvalue, expr, conv, spec)``."""
 
     __slots__ = ()
