@@ -472,6 +472,9 @@ class Desugaring:
         try:
             tree = _parse(placeholder, filename, mode, flags, feature_version, src, result.tag_strings)
             tree = generator.replace_in(tree, result.tag_strings)
+        except RecursionError:
+            first = result.tag_strings[0]
+            raise error_at(src, filename, E.TOO_DEEP, first.span.start, first.tag_span.end) from None
         finally:
             if gc_was_enabled:
                 gc.enable()

@@ -44,6 +44,12 @@ _TOKEN = re.compile(
     re.VERBOSE,
 )
 _WS = re.compile(r"[ \t\f\n]*")
+# Whitespace where PEP 701 also allows comments and continuations (around '=' and '!conv').
+_SPACE = re.compile(r"(?:[ \t\f\n]+|\#[^\n]*|\\\n)*")
+_COMMENT = re.compile(r"\#[^\n]*")
+# Deeper nesting of strings than this is refused (CPython's own limit is close:
+# its parser refuses 200 nested parentheses, and each level here adds two).
+MAX_NESTING = 100
 _NAME = re.compile(r"[^\W\d]\w*")
 _LAMBDA = re.compile(r"lambda(?!\w)")
 _NAMED_ESCAPE_END = re.compile(r"(?<!\\)(?:\\\\)*\\N\Z")
@@ -149,6 +155,7 @@ class _Lexer:
         self.prefixes = _PREFIXES | _TEMPLATE_PREFIXES if template_strings else _PREFIXES
         self.warnings: list[CompileWarning] = []
         self.in_tag = 0
+        self.nesting = 0
 
     # -- errors -----------------------------------------------------------------
 
@@ -167,7 +174,13 @@ class _Lexer:
     # -- code -------------------------------------------------------------------
 
     def scan_code(
-        self, pos: int, found: list[TagString], mode: int, field_start: int = -1, quote: str = ""
+        self,
+        pos: int,
+        found: list[TagString],
+        mode: int,
+        field_start: int = -1,
+        quote: str = "",
+        comments: list[Span] | None = None,
     ) -> tuple[int, int, int, str]:
         """Scan Python code from ``pos``.
 
@@ -195,6 +208,8 @@ class _Lexer:
             start = m.start()
             end = m.end()
             if kind == "ws" or kind == "cont" or kind == "comment":
+                if comments is not None and kind == "comment":
+                    comments.append(Span(start, end))
                 pos = end
                 continue
             if kind == "nl":
@@ -376,6 +391,17 @@ class _Lexer:
         Parts are only built for tag strings; ``found`` receives tag strings
         nested in the fields of a standard f-string.
         """
+        if self.nesting >= MAX_NESTING:
+            self.fail(E.TOO_DEEP, start)
+        self.nesting += 1
+        try:
+            return self._body(pos, quote, raw, is_tag, found, start)
+        finally:
+            self.nesting -= 1
+
+    def _body(
+        self, pos: int, quote: str, raw: bool, is_tag: bool, found: list[TagString], start: int
+    ) -> tuple[int, list[Part]]:
         s = self.s
         n = self.n
         single = len(quote) == 1
@@ -473,7 +499,8 @@ class _Lexer:
     def field(self, brace: int, quote: str, is_tag: bool, found: list[TagString]) -> Field:
         s = self.s
         nested: list[TagString] = [] if is_tag else found
-        pos, first, last_end, _ = self.scan_code(brace + 1, nested, _FIELD, brace, quote)
+        comments: list[Span] = []
+        pos, first, last_end, _ = self.scan_code(brace + 1, nested, _FIELD, brace, quote, comments)
         term = s[pos]
         if first < 0:
             self.fail_field(is_tag, E.EMPTY_EXPRESSION.format(term), pos)
@@ -482,8 +509,10 @@ class _Lexer:
             self.fail_field(is_tag, E.LAMBDA, first, pos)
         debug = None
         if term == "=":
-            pos = _match_end(_WS, s, pos + 1)
-            debug = s[brace + 1 : pos]
+            after = pos + 1
+            pos = _match_end(_SPACE, s, after)
+            comments.extend(Span(*m.span()) for m in _COMMENT.finditer(s, after, pos))
+            debug = self.without_comments(brace + 1, pos, comments)
             term = s[pos] if pos < self.n else ""
         conv = None
         conv_span = None
@@ -498,7 +527,7 @@ class _Lexer:
             if conv not in ("s", "r", "a"):
                 self.fail_field(is_tag, E.INVALID_CONVERSION.format(conv), m.start(), m.end())
             conv_span = Span(m.start(), m.end())
-            pos = _match_end(_WS, s, m.end())
+            pos = _match_end(_SPACE, s, m.end())
             term = s[pos] if pos < self.n else ""
             if term not in (":", "}"):
                 self.fail_field(is_tag, E.EXPECTING_CONV_END, pos)
@@ -523,6 +552,17 @@ class _Lexer:
             spec_span,
             tuple(nested) if is_tag else (),
         )
+
+    def without_comments(self, start: int, end: int, comments: list[Span]) -> str:
+        """``s[start:end]`` without its comments: CPython's debug text for ``{expr=}``."""
+        if not comments:
+            return self.s[start:end]
+        pieces = []
+        for comment in comments:
+            pieces.append(self.s[start : comment.start])
+            start = comment.end
+        pieces.append(self.s[start:end])
+        return "".join(pieces)
 
     def fail_field(self, is_tag: bool, message: str, start: int, end: int | None = None) -> NoReturn:
         if is_tag:
