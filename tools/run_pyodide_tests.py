@@ -9,8 +9,9 @@ Steps (each reused when already done):
    (``npm ci`` with the committed lock file) into the cache folder;
 2. install the pure-Python test dependencies (pytest, hypothesis and what they
    need) for CPython 3.14 into ``<cache>/site-packages-py314`` with the host pip;
-3. run ``node tools/pyodide/run_pytest.mjs`` and return pytest's exit code
-   (bytecode goes to ``<cache>/pycache-py314``, never next to the sources).
+3. run ``node tools/pyodide/run_pytest.mjs`` and return pytest's exit code.
+   Like a native CPython, Pyodide then writes ``__pycache__/*.cpython-314.pyc``
+   next to the sources (and the dependencies), which makes later runs faster.
 
 Runner options (must come first; everything else goes to pytest):
 
@@ -42,6 +43,7 @@ import shutil
 import subprocess
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -93,9 +95,14 @@ def ensure_pyodide(cache: Path, refresh: bool = False) -> None:
     want = _digest(*(f.read_bytes() for f in files))
     installed = cache / "node_modules" / "pyodide" / "package.json"
     pinned = _pinned_pyodide_version()
-    if not refresh and stamp.exists() and stamp.read_text().strip() == want and installed.exists():
-        if json.loads(installed.read_text()).get("version") == pinned:
-            return
+    if (
+        not refresh
+        and stamp.exists()
+        and stamp.read_text().strip() == want
+        and installed.exists()
+        and json.loads(installed.read_text()).get("version") == pinned
+    ):
+        return
     npm = shutil.which("npm")
     if npm is None:
         raise RuntimeError("npm not found on PATH (needed to install the pyodide npm package)")
@@ -126,15 +133,25 @@ def ensure_deps(cache: Path, refresh: bool = False) -> Path:
     cache.mkdir(parents=True, exist_ok=True)
     _run(
         [
-            sys.executable, "-m", "pip", "install",
-            "--quiet", "--disable-pip-version-check", "--no-warn-script-location",
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--no-warn-script-location",
             "--no-compile",  # the host would write .pyc files for its own version
-            "--target", str(tmp),
+            "--target",
+            str(tmp),
             "--only-binary=:all:",
-            "--python-version", TARGET_PYTHON,
-            "--implementation", "py",
-            "--abi", "none",
-            "--platform", "any",
+            "--python-version",
+            TARGET_PYTHON,
+            "--implementation",
+            "py",
+            "--abi",
+            "none",
+            "--platform",
+            "any",
             *TEST_DEPS,
         ]
     )
@@ -144,36 +161,41 @@ def ensure_deps(cache: Path, refresh: bool = False) -> Path:
     return target
 
 
-def _split_argv(argv: list[str]) -> tuple[dict, list[str] | None]:
-    opts: dict = {"cache": None, "mounts": [], "refresh": False, "project_metadata": True}
+@dataclass
+class _Options:
+    cache: str | None = None
+    mounts: list[str] = field(default_factory=list)
+    refresh: bool = False
+    project_metadata: bool = True
+
+
+def _split_argv(argv: list[str]) -> tuple[_Options, list[str]]:
+    """Split off the leading runner options; the rest goes to pytest."""
+    opts = _Options()
     i = 0
     while i < len(argv):
         a = argv[i]
         if a == "--":
-            return opts, argv[i + 1:]
-        if a in ("--pyodide-cache", "--pyodide-mount"):
-            if i + 1 >= len(argv):
-                raise SystemExit(f"run_pyodide_tests.py: {a} needs a value")
-            if a == "--pyodide-cache":
-                opts["cache"] = argv[i + 1]
+            return opts, argv[i + 1 :]
+        name, eq, value = a.partition("=")
+        if name in ("--pyodide-cache", "--pyodide-mount"):
+            if not eq:
+                if i + 1 >= len(argv):
+                    raise SystemExit(f"run_pyodide_tests.py: {a} needs a value")
+                i += 1
+                value = argv[i]
+            if name == "--pyodide-cache":
+                opts.cache = value
             else:
-                opts["mounts"].append(argv[i + 1])
-            i += 2
-        elif a.startswith("--pyodide-cache="):
-            opts["cache"] = a.split("=", 1)[1]
-            i += 1
-        elif a.startswith("--pyodide-mount="):
-            opts["mounts"].append(a.split("=", 1)[1])
-            i += 1
+                opts.mounts.append(value)
         elif a == "--pyodide-refresh":
-            opts["refresh"] = True
-            i += 1
+            opts.refresh = True
         elif a == "--pyodide-no-project-metadata":
-            opts["project_metadata"] = False
-            i += 1
+            opts.project_metadata = False
         else:
             return opts, argv[i:]
-    return opts, None
+        i += 1
+    return opts, []
 
 
 def _is_within(path: Path, parent: Path) -> bool:
@@ -213,9 +235,9 @@ def main(argv: list[str] | None = None) -> int:
     opts, pytest_args = _split_argv(argv)
     if not pytest_args:
         pytest_args = list(DEFAULT_PYTEST_ARGS)
-    cache = Path(opts["cache"] or os.environ.get("TAGSTR_PYODIDE_CACHE") or REPO / ".cache" / "pyodide")
-    cache = cache.resolve()
-    mounts = [Path(m).resolve() for m in opts["mounts"]]
+    cache_dir = opts.cache or os.environ.get("TAGSTR_PYODIDE_CACHE")
+    cache = Path(cache_dir).resolve() if cache_dir else REPO / ".cache" / "pyodide"
+    mounts = [Path(m).resolve() for m in opts.mounts]
 
     node = shutil.which("node")
     if node is None:
@@ -223,8 +245,8 @@ def main(argv: list[str] | None = None) -> int:
         return SETUP_ERROR
     t0 = time.monotonic()
     try:
-        ensure_pyodide(cache, opts["refresh"])
-        deps = ensure_deps(cache, opts["refresh"])
+        ensure_pyodide(cache, opts.refresh)
+        deps = ensure_deps(cache, opts.refresh)
     except (subprocess.CalledProcessError, RuntimeError, OSError) as exc:
         _log(f"setup failed: {exc}")
         return SETUP_ERROR
@@ -232,11 +254,9 @@ def main(argv: list[str] | None = None) -> int:
     pytest_args = _prepare_pytest_args(pytest_args, mounts)
 
     cmd = [node, str(RUNNER), "--pyodide-dir", str(cache)]
-    # bytecode of the deps, src and tests, kept out of the source folders
-    cmd += ["--pycache", str(cache / f"pycache-py{TARGET_PYTHON.replace('.', '')}")]
     for m in dict.fromkeys(mounts):
         cmd += ["--mount", str(m)]
-    if not opts["project_metadata"]:
+    if not opts.project_metadata:
         cmd.append("--no-project-metadata")
     cmd += [str(REPO), str(deps), "--", *pytest_args]
     _log(f"setup {t1 - t0:.1f}s; running pytest on Pyodide {_pinned_pyodide_version()}")

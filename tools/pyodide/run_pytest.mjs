@@ -3,7 +3,7 @@
 //
 // Usage:
 //   node tools/pyodide/run_pytest.mjs [--pyodide-dir DIR] [--mount HOSTDIR]...
-//        [--no-project-metadata] <repo> <deps> [-- <pytest args>...]
+//        [--no-write-bytecode] [--no-project-metadata] <repo> <deps> [-- <pytest args>...]
 //
 //   <repo>   repository root; mounted, becomes the cwd, <repo>/src goes on sys.path
 //   <deps>   folder of pure-Python test dependencies installed with
@@ -13,8 +13,11 @@
 //                       (default: normal node resolution from this script, then
 //                       <repo>/.cache/pyodide)
 //   --mount HOSTDIR     extra host folder to mount (e.g. tests outside the repo)
-//   --pycache DIR       write bytecode caches there (sys.pycache_prefix) so later
-//                       runs skip recompiling; default: no bytecode is written
+//   --no-write-bytecode keep Pyodide's own default sys.dont_write_bytecode=True;
+//                       by default bytecode is written as a native CPython does
+//                       (sys.dont_write_bytecode=False, __pycache__ next to the
+//                       sources, no pycache prefix): tests of import machinery
+//                       expect that, and later runs skip recompiling
 //   --no-project-metadata
 //            do not emulate the installed project (see below)
 //
@@ -29,6 +32,9 @@
 // Nothing is ever fetched from the network: only the Pyodide core and its bundled
 // standard library (python_stdlib.zip) from the npm package are used; no
 // loadPackage()/micropip call is made.
+//
+// Hypothesis: the per-example deadline is switched off (profile "pyodide"),
+// since code runs several times slower than on a native CPython.
 //
 // The node process exits with pytest's exit code (1 = tests failed, 2 =
 // interrupted/usage, 4 = usage error, 5 = no tests collected); 3 for an internal
@@ -47,7 +53,7 @@ function usage(msg) {
   if (msg) process.stderr.write(`run_pytest.mjs: ${msg}\n`);
   process.stderr.write(
     "usage: node run_pytest.mjs [--pyodide-dir DIR] [--mount HOSTDIR]... " +
-      "[--pycache DIR] [--no-project-metadata] <repo> <deps> [-- <pytest args>...]\n",
+      "[--no-write-bytecode] [--no-project-metadata] <repo> <deps> [-- <pytest args>...]\n",
   );
   process.exit(4);
 }
@@ -56,7 +62,7 @@ function parseArgs(argv) {
   const opts = {
     pyodideDir: null,
     mounts: [],
-    pycache: null,
+    writeBytecode: true,
     projectMetadata: true,
     positional: [],
     pytestArgs: [],
@@ -73,9 +79,8 @@ function parseArgs(argv) {
     } else if (a === "--mount") {
       if (i + 1 >= argv.length) usage("--mount needs a value");
       opts.mounts.push(argv[++i]);
-    } else if (a === "--pycache") {
-      if (i + 1 >= argv.length) usage("--pycache needs a value");
-      opts.pycache = argv[++i];
+    } else if (a === "--no-write-bytecode") {
+      opts.writeBytecode = false;
     } else if (a === "--no-project-metadata") {
       opts.projectMetadata = false;
     } else if (a === "-h" || a === "--help") {
@@ -116,7 +121,7 @@ async function importPyodide(pyodideDir, repo) {
       continue;
     }
     const mod = await import(pathToFileURL(resolved).href);
-    return { mod, pkgDir: path.dirname(resolved) };
+    return mod;
   }
   throw new Error(
     `cannot find the npm package "pyodide" (looked from: ${candidates.join(", ")}); ` +
@@ -185,15 +190,14 @@ function pyodideEnv() {
 }
 
 const BOOTSTRAP = String.raw`
-def _tagstr_pyodide_main(repo, deps, pytest_args, project_metadata, pycache):
+def _tagstr_pyodide_main(repo, deps, pytest_args, project_metadata, write_bytecode):
     import os
     import site
     import sys
 
-    if pycache:
-        # Pyodide starts with dont_write_bytecode; a prefix keeps the host's
-        # source folders free of cpython-314 __pycache__ entries.
-        sys.pycache_prefix = pycache
+    if write_bytecode:
+        # Pyodide starts with dont_write_bytecode=True; a native CPython
+        # writes __pycache__/*.cpython-314.pyc next to the sources.
         sys.dont_write_bytecode = False
     os.chdir(repo)
     src = os.path.join(repo, "src")
@@ -206,10 +210,31 @@ def _tagstr_pyodide_main(repo, deps, pytest_args, project_metadata, pycache):
     sys.argv = ["pytest", *pytest_args]
     import pytest
 
-    rc = pytest.main(list(pytest_args))
+    rc = pytest.main(list(pytest_args), plugins=[_make_plugin(pytest)()])
     sys.stdout.flush()
     sys.stderr.flush()
     return int(rc)
+
+
+def _make_plugin(pytest):
+    class PyodidePlugin:
+        """Pure Python runs several times slower in WebAssembly: before any
+        conftest is imported, make the active Hypothesis profile "pyodide"
+        (the default one without the per-example deadline). A profile that a
+        conftest or --hypothesis-profile loads still wins."""
+
+        # hooked here, not at startup, so that hypothesis is imported after
+        # pytest's assertion-rewrite hook is in place
+        @pytest.hookimpl(tryfirst=True)
+        def pytest_load_initial_conftests(self, early_config, parser, args):
+            try:
+                from hypothesis import settings
+            except ImportError:
+                return
+            settings.register_profile("pyodide", deadline=None)
+            settings.load_profile("pyodide")
+
+    return PyodidePlugin
 
 
 def _emulate_installed_project(repo):
@@ -266,14 +291,8 @@ async function main() {
   const repo = mustBeDir(opts.positional[0], "repo");
   const deps = mustBeDir(opts.positional[1], "deps");
   const extraMounts = opts.mounts.map((m) => mustBeDir(m, "--mount"));
-  let pycache = null;
-  if (opts.pycache) {
-    fs.mkdirSync(opts.pycache, { recursive: true });
-    pycache = mustBeDir(opts.pycache, "--pycache");
-    extraMounts.push(pycache);
-  }
 
-  const { mod } = await importPyodide(opts.pyodideDir, repo);
+  const mod = await importPyodide(opts.pyodideDir, repo);
   const stdout = makeWriter(1);
   const stderr = makeWriter(2);
 
@@ -293,7 +312,7 @@ async function main() {
   const pyArgs = pyodide.toPy(opts.pytestArgs);
   let rc;
   try {
-    rc = run(repo, deps, pyArgs, opts.projectMetadata, pycache);
+    rc = run(repo, deps, pyArgs, opts.projectMetadata, opts.writeBytecode);
   } finally {
     pyArgs.destroy();
     run.destroy();
