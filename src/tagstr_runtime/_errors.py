@@ -16,6 +16,9 @@ class TagSyntaxError(SyntaxError):
     """A malformed tag string, at its original position."""
 
 
+TagSyntaxError.__module__ = "tagstr_runtime"  # its public home, as tracebacks print it
+
+
 UNTERMINATED = "unterminated tag string (detected at line {})"
 UNTERMINATED_TRIPLE = "unterminated triple-quoted tag string (detected at line {})"
 UNTERMINATED_STRING = "unterminated string literal (detected at line {})"

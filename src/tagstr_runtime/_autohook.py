@@ -1,0 +1,17 @@
+"""Start-up activation of the import hook, imported by ``tagstr_autoload.pth``.
+
+Runs in every interpreter start of the environment, so it must cost next to
+nothing: ``_importhook`` imports only modules ``site`` has already loaded,
+and the desugarer is imported only when some module fails to compile as
+standard Python.  ``TAGSTR_AUTOLOAD=0`` (or ``false``/``no``/``off``) leaves
+the interpreter untouched, e.g. to compare against stock behaviour.
+"""
+
+from __future__ import annotations
+
+import os
+
+if os.environ.get("TAGSTR_AUTOLOAD", "1").strip().lower() not in {"0", "false", "no", "off"}:
+    from tagstr_runtime._importhook import install
+
+    install()

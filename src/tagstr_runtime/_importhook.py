@@ -1,0 +1,271 @@
+"""Importing modules that contain tag strings: a path hook, not a meta-path finder.
+
+Why a path hook whose finder is a ``FileFinder`` and whose loader subclasses
+``SourceFileLoader``: pytest's assertion rewriter (a meta-path finder that
+asks ``PathFinder`` for the spec) only rewrites modules whose
+``spec.loader`` is a ``SourceFileLoader``; tools that inspect loaders
+(``inspect``, ``linecache``, ``pkgutil``, ``importlib.resources``) keep working;
+and everything except the one method that compiles is CPython's own code.
+
+Plain modules behave exactly as without the hook: same finder logic, same
+``__pycache__/m.cpython-3XY.pyc`` read and written by CPython's own
+``get_code``, same code object.  Only when the builtin ``compile`` raises
+``SyntaxError`` (SPEC 1.8: then, and only then, the module may have tag
+strings) does ``source_to_code`` desugar.  The desugared code object is cached
+under a name the stock loader never looks at,
+``m.cpython-3XY.tagstr-<fingerprint>.pyc``, so that a Python without the hook
+gets the ``SyntaxError`` instead of our code, and so that a new desugarer
+(another fingerprint) never loads an old one's output.
+
+This module is imported at interpreter start-up by ``tagstr_autoload.pth``:
+it imports only modules that are already loaded when ``site`` runs.
+"""
+
+from __future__ import annotations
+
+import _frozen_importlib_external as _bootstrap_external
+import _imp
+import marshal
+import sys
+
+TYPE_CHECKING = False  # not ``typing.TYPE_CHECKING``: importing typing costs start-up time
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from importlib.abc import PathEntryFinder
+    from types import CodeType
+
+    from _typeshed import ReadableBuffer
+
+__all__ = ["TagFileFinder", "TagSourceFileLoader", "install", "tag_cache_path", "uninstall"]
+
+_builtin_compile = compile
+_FileFinder = _bootstrap_external.FileFinder
+_SourceFileLoader = _bootstrap_external.SourceFileLoader
+_MAGIC_NUMBER = _bootstrap_external.MAGIC_NUMBER
+_RAW_MAGIC_NUMBER = int.from_bytes(_MAGIC_NUMBER, "little")
+_TAG_INFIX = ".tagstr-"
+
+
+class TagSourceFileLoader(_SourceFileLoader):
+    """``SourceFileLoader`` that desugars tag strings when standard compilation fails.
+
+    ``_tagstr_pending`` carries, from ``source_to_code`` to ``_cache_bytecode``
+    (both called by CPython's ``get_code`` for the same module, under its
+    import lock), whether the code object just produced is desugared and
+    whether it came from our cache: CPython's ``get_code`` would otherwise
+    write desugared code into the standard pyc.
+    """
+
+    _tagstr_pending: tuple[str, bool] | None = None
+
+    def source_to_code(  # type: ignore[override]
+        self,
+        data: ReadableBuffer | str,
+        path: str,
+        fullname: str | None = None,
+        *,
+        _optimize: int = -1,
+    ) -> CodeType:
+        # This frame is relabelled below as CPython's importlib frame
+        # ``_call_with_frames_removed``, which the import system trims from
+        # tracebacks (as it trims its own ``compile`` call): a tag-string
+        # ``SyntaxError`` then shows only the importing line and the error,
+        # exactly like a standard one.
+        try:
+            return _module_code(self, data, path, _optimize)
+        except SyntaxError as exc:
+            error = exc
+        raise error.with_traceback(None)
+
+    def _cache_bytecode(self, source_path: str, bytecode_path: str, data: bytes) -> None:
+        pending, self._tagstr_pending = self._tagstr_pending, None
+        parent: Callable[[str, str, bytes], None] = getattr(super(), "_cache_bytecode")
+        if pending is None or pending[0] != source_path:
+            parent(source_path, bytecode_path, data)
+        elif not pending[1]:  # freshly desugared; from our cache there is nothing to write
+            parent(source_path, _tag_name(bytecode_path), data)
+
+
+def _relabel_as_trimmed_importlib_frame(code: CodeType) -> CodeType:
+    """``code`` as the import system's traceback trimming recognises its own helper.
+
+    CPython drops every importlib frame up to one named
+    ``_call_with_frames_removed`` from tracebacks of failed imports; a
+    ``source_to_code`` under that label disappears with them.
+    """
+    return code.replace(
+        co_filename="<frozen importlib._bootstrap_external>",
+        co_name="_call_with_frames_removed",
+    )
+
+
+TagSourceFileLoader.source_to_code.__code__ = _relabel_as_trimmed_importlib_frame(
+    TagSourceFileLoader.source_to_code.__code__
+)
+
+
+def _module_code(
+    loader: TagSourceFileLoader, data: ReadableBuffer | str, path: str, optimize: int
+) -> CodeType:
+    """Stock compilation, and only if it fails: our cache, else the desugarer."""
+    loader._tagstr_pending = None
+    try:
+        code: CodeType = _builtin_compile(data, path, "exec", dont_inherit=True, optimize=optimize)
+        return code
+    except SyntaxError as exc:
+        standard_error = exc
+    if isinstance(data, (bytearray, memoryview)):
+        data = bytes(data)
+    elif not isinstance(data, (str, bytes)):
+        raise standard_error
+    # Caching only for the loader's own file at the interpreter's optimization
+    # level: that is what the cache file name (from ``cache_from_source``) says.
+    own_file = path == loader.path and optimize == -1
+    if own_file and isinstance(data, bytes):
+        cached = _load_cached(loader, data, path)
+        if cached is not None:
+            loader._tagstr_pending = (path, True)
+            return cached
+    from tagstr_runtime._desugar import compile_desugared, desugar_ast
+
+    tree = desugar_ast(data, path, "exec", standard_error=standard_error)
+    code = compile_desugared(tree, path, "exec", 0, True, optimize, data)
+    if own_file:
+        loader._tagstr_pending = (path, False)
+    return code
+
+
+def tag_cache_path(source_path: str) -> str | None:
+    """Where the desugared bytecode of ``source_path`` is cached (``None``: nowhere).
+
+    Follows ``sys.pycache_prefix`` and the optimization level like the standard
+    pyc, with the desugarer's fingerprint before ``.pyc``.
+    """
+    try:
+        standard = _bootstrap_external.cache_from_source(source_path)
+    except NotImplementedError:  # sys.implementation.cache_tag is None
+        return None
+    return _tag_name(standard)
+
+
+def _tag_name(bytecode_path: str) -> str:
+    from tagstr_runtime._fingerprint import fingerprint
+
+    base = bytecode_path[:-4] if bytecode_path.endswith(".pyc") else bytecode_path
+    return f"{base}{_TAG_INFIX}{fingerprint()}.pyc"
+
+
+def _load_cached(loader: TagSourceFileLoader, source: bytes, source_path: str) -> CodeType | None:
+    """Our cached code for ``source_path`` if still valid, checked as CPython checks a pyc.
+
+    Timestamp pycs (the kind import writes) compare mtime and size; hash-based
+    ones (PEP 552) follow ``--check-hash-based-pycs``.  Anything unreadable is
+    merely stale: the source is desugared again.
+    """
+    bytecode_path = tag_cache_path(source_path)
+    if bytecode_path is None:
+        return None
+    try:
+        data = loader.get_data(bytecode_path)
+        stats = loader.path_stats(source_path)
+    except OSError:
+        return None
+    if len(data) < 16 or data[:4] != _MAGIC_NUMBER:
+        return None
+    flags = int.from_bytes(data[4:8], "little")
+    if flags & ~0b11:
+        return None
+    if flags & 0b1:
+        check = _imp.check_hash_based_pycs
+        if check == "always" or (check != "never" and flags & 0b10):
+            if data[8:16] != _imp.source_hash(_RAW_MAGIC_NUMBER, source):
+                return None
+    elif int.from_bytes(data[8:12], "little") != int(stats["mtime"]) & 0xFFFFFFFF or (
+        int.from_bytes(data[12:16], "little") != int(stats["size"]) & 0xFFFFFFFF
+    ):
+        return None
+    try:
+        code = marshal.loads(memoryview(data)[16:])
+    except (EOFError, ValueError, TypeError):
+        return None
+    if type(code) is not type(_load_cached.__code__):
+        return None
+    fix_filename = getattr(_imp, "_fix_co_filename", None)
+    if fix_filename is not None:  # the tree was moved since caching: CPython does the same
+        fix_filename(code, source_path)
+    if sys.flags.verbose:
+        print(f"# {bytecode_path} matches {source_path}", file=sys.stderr)
+    return code
+
+
+class TagFileFinder(_FileFinder):
+    """A ``FileFinder`` whose ``.py`` loader is ``TagSourceFileLoader``.
+
+    A subclass only so that ``install``/``uninstall`` can tell our cached
+    finders from CPython's in ``sys.path_importer_cache``.
+    """
+
+
+_hook: Callable[[str], PathEntryFinder] | None = None
+
+
+def _path_hook() -> Callable[[str], PathEntryFinder]:
+    global _hook
+    if _hook is None:
+        details = [
+            (TagSourceFileLoader if loader is _SourceFileLoader else loader, suffixes)
+            for loader, suffixes in _bootstrap_external._get_supported_file_loaders()  # type: ignore[attr-defined]
+        ]
+        _hook = TagFileFinder.path_hook(*details)
+    return _hook
+
+
+def install() -> None:
+    """Let ``import`` load modules with tag strings from ``sys.path`` directories.
+
+    Idempotent.  Goes just before CPython's own ``FileFinder`` hook (so
+    ``zipimport`` keeps its place), and replaces the finders CPython already
+    cached in ``sys.path_importer_cache`` by ours, which would otherwise keep
+    serving those directories with the stock loader.
+    """
+    hook = _path_hook()
+    if hook in sys.path_hooks:
+        return
+    position = len(sys.path_hooks)
+    for index, other in enumerate(sys.path_hooks):
+        if getattr(other, "__qualname__", "").startswith("FileFinder.path_hook"):
+            position = index
+            break
+    sys.path_hooks.insert(position, hook)
+    cache = sys.path_importer_cache
+    for entry, finder in list(cache.items()):
+        if type(finder) is _FileFinder:
+            try:
+                cache[entry] = _converted(finder, hook(entry))
+            except ImportError:  # no longer a directory
+                del cache[entry]
+
+
+def _converted(stock: object, ours: PathEntryFinder) -> PathEntryFinder:
+    """``ours``, reusing the directory listing ``stock`` already made.
+
+    A start-up hook must not make every later import list the standard
+    library directories again.  The listing is private ``FileFinder`` state;
+    if it is absent or stale, ``FileFinder`` lists the directory anew.
+    """
+    if getattr(stock, "path", None) == getattr(ours, "path", None):
+        for name in ("_path_mtime", "_path_cache", "_relaxed_path_cache"):
+            if name in vars(stock):
+                setattr(ours, name, vars(stock)[name])
+    return ours
+
+
+def uninstall() -> None:
+    """Undo ``install`` (modules already imported stay as they are)."""
+    if _hook is None or _hook not in sys.path_hooks:
+        return
+    sys.path_hooks.remove(_hook)
+    cache = sys.path_importer_cache
+    for entry, finder in list(cache.items()):
+        if type(finder) is TagFileFinder:
+            del cache[entry]

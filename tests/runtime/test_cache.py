@@ -1,0 +1,229 @@
+"""Bytecode caching of desugared modules: separate from, and invisible to, stock CPython.
+
+"Desugared again or not" is observed by counting calls of ``desugar_ast``:
+a module loaded from our cache never reaches the desugarer.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import tagstr_runtime
+from tagstr_runtime import _desugar, _fingerprint, _importhook
+
+SRC = Path(tagstr_runtime.__file__).resolve().parents[1]
+
+TAGGED = "def tg(*args):\n    return args[0]\nVALUE = tg'0'\n"
+
+
+class Env:
+    """A ``sys.path`` directory holding module ``cached_mod``, and a desugarer call counter."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.source = root / "cached_mod.py"
+        self.calls = 0
+        self.mtime_ns = 1_700_000_000 * 10**9
+
+    def write(self, text: str) -> None:
+        self.source.write_text(text, encoding="utf-8")
+        self.mtime_ns += 10 * 10**9  # a distinct whole second, as a pyc header records it
+        os.utime(self.source, ns=(self.mtime_ns, self.mtime_ns))
+
+    def load(self) -> ModuleType:
+        sys.modules.pop("cached_mod", None)
+        importlib.invalidate_caches()
+        return importlib.import_module("cached_mod")
+
+    def value(self, label: str) -> str:
+        return f"def tg(*args):\n    return args[0]\nVALUE = tg'{label}'\n"
+
+    def pycache(self) -> list[str]:
+        folder = self.root / "__pycache__"
+        return sorted(p.name for p in folder.iterdir()) if folder.exists() else []
+
+    @property
+    def tag_pyc(self) -> Path:
+        path = _importhook.tag_cache_path(str(self.source))
+        assert path is not None
+        return Path(path)
+
+    @property
+    def standard_pyc(self) -> Path:
+        return Path(importlib.util.cache_from_source(str(self.source)))
+
+
+@pytest.fixture
+def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Env]:
+    was_installed = _importhook._hook in sys.path_hooks
+    tagstr_runtime.install()
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    monkeypatch.setattr(sys, "pycache_prefix", None)
+    state = Env(tmp_path)
+    real = _desugar.desugar_ast
+
+    def counting(*args: object, **kwargs: object) -> object:
+        state.calls += 1
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_desugar, "desugar_ast", counting)
+    yield state
+    sys.modules.pop("cached_mod", None)
+    if not was_installed:
+        tagstr_runtime.uninstall()
+
+
+def test_cache_file_name_and_reuse(env: Env) -> None:
+    env.write(TAGGED)
+    assert env.load().VALUE == "0"
+    tag = sys.implementation.cache_tag
+    assert env.pycache() == [f"cached_mod.{tag}.tagstr-{_fingerprint.fingerprint()}.pyc"]
+    assert env.calls == 1
+    assert env.load().VALUE == "0"
+    assert env.calls == 1  # loaded from the cache
+    assert env.load().__cached__ == str(env.standard_pyc)  # what the spec says, as for any module
+
+
+def test_source_edit_invalidates(env: Env) -> None:
+    env.write(env.value("one"))
+    assert env.load().VALUE == "one"
+    env.write(env.value("two"))  # same size, new mtime
+    assert env.load().VALUE == "two"
+    assert env.calls == 2
+    assert env.load().VALUE == "two"
+    assert env.calls == 2
+
+
+def test_desugarer_change_invalidates(env: Env, monkeypatch: pytest.MonkeyPatch) -> None:
+    env.write(TAGGED)
+    env.load()
+    monkeypatch.setattr(_fingerprint, "_cached", "0badc0de")
+    assert env.load().VALUE == "0"
+    assert env.calls == 2
+    assert env.tag_pyc.name.endswith(".tagstr-0badc0de.pyc")
+    assert len(env.pycache()) == 2
+
+
+def test_module_that_loses_its_tag_strings(env: Env) -> None:
+    env.write(TAGGED)
+    env.load()
+    env.write("VALUE = 'plain now'\n")
+    assert env.load().VALUE == "plain now"
+    assert env.standard_pyc.exists()
+    env.write(env.value("tagged again"))  # a stale standard pyc must not shadow it
+    assert env.load().VALUE == "tagged again"
+    assert env.load().VALUE == "tagged again"
+    assert env.calls == 2
+
+
+def test_no_standard_pyc_for_tag_modules(env: Env) -> None:
+    env.write(TAGGED)
+    env.load()
+    env.load()
+    assert not env.standard_pyc.exists()
+
+
+def test_dont_write_bytecode(env: Env, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    env.write(TAGGED)
+    assert env.load().VALUE == "0"
+    assert env.load().VALUE == "0"
+    assert env.pycache() == []
+    assert env.calls == 2
+
+
+def test_pycache_prefix(env: Env, monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    prefix = tmp_path_factory.mktemp("prefix")
+    monkeypatch.setattr(sys, "pycache_prefix", str(prefix))
+    env.write(TAGGED)
+    env.load()
+    env.load()
+    assert env.calls == 1
+    assert env.pycache() == []
+    assert env.tag_pyc.is_relative_to(prefix) and env.tag_pyc.exists()
+
+
+def test_corrupt_cache_is_only_stale(env: Env) -> None:
+    env.write(TAGGED)
+    env.load()
+    data = env.tag_pyc.read_bytes()
+    env.tag_pyc.write_bytes(data[:16] + b"\x00garbage")
+    assert env.load().VALUE == "0"
+    env.tag_pyc.write_bytes(b"short")
+    assert env.load().VALUE == "0"
+    assert env.calls == 3
+    assert env.load().VALUE == "0"
+    assert env.calls == 3  # rewritten by the last desugaring
+
+
+def test_hash_based_cache(env: Env) -> None:
+    """A checked hash-based pyc (PEP 552) is validated by content, not by mtime."""
+    env.write(TAGGED)
+    env.load()
+    data = env.tag_pyc.read_bytes()
+    source_hash = importlib.util.source_hash(env.source.read_bytes())
+    env.tag_pyc.write_bytes(data[:4] + (0b11).to_bytes(4, "little") + source_hash + data[16:])
+    env.write(TAGGED)  # new mtime, same content
+    assert env.load().VALUE == "0"
+    assert env.calls == 1
+    env.write(env.value("X"))  # same size, other content
+    assert env.load().VALUE == "X"
+    assert env.calls == 2
+
+
+def test_fingerprint_is_computed_once_and_covers_version_and_sources(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    first = _fingerprint.fingerprint()
+    assert len(first) == 8 and int(first, 16) >= 0
+    computed: list[int] = []
+
+    def compute() -> str:
+        computed.append(1)
+        return "x"
+
+    monkeypatch.setattr(_fingerprint, "_compute", compute)
+    assert _fingerprint.fingerprint() == first and computed == []
+    monkeypatch.undo()
+    assert _fingerprint._compute() == first
+    monkeypatch.setattr(tagstr_runtime, "__version__", "9.9.9")
+    assert _fingerprint._compute() != first
+    monkeypatch.undo()
+    real_read = _fingerprint._read
+    monkeypatch.setattr(
+        _fingerprint, "_read", lambda path: (real_read(path) or b"") + (b"#" if path.endswith("_parser.py") else b"")
+    )
+    assert _fingerprint._compute() != first
+    assert "_parser.py" in _fingerprint.DESUGARER_FILES and "_rt.py" in _fingerprint.DESUGARER_FILES
+
+
+@pytest.mark.subprocess
+def test_cache_across_processes_and_stock_python(tmp_path: Path) -> None:
+    (tmp_path / "tmod.py").write_text(TAGGED, encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "TAGSTR_"))}
+    env.update(PYTHONPATH=str(SRC), TAGSTR_AUTOLOAD="0")
+    hooked = [
+        sys.executable,
+        "-c",
+        "import sys, tagstr_runtime; tagstr_runtime.install(); import tmod; "
+        "print(tmod.VALUE, 'tagstr_runtime._desugar' in sys.modules)",
+    ]
+    first = subprocess.run(hooked, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert first.stdout == "0 True\n", first.stderr
+    second = subprocess.run(hooked, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert second.stdout == "0 False\n", second.stderr  # the desugarer was not even imported
+    stock = subprocess.run(
+        [sys.executable, "-c", "import tmod"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert stock.returncode == 1 and "SyntaxError" in stock.stderr
+    assert len(list((tmp_path / "__pycache__").iterdir())) == 1
