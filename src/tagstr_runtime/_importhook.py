@@ -57,6 +57,24 @@ class TagSourceFileLoader(_SourceFileLoader):
     """
 
     _tagstr_pending: tuple[str, bool] | None = None
+    _tagstr_in_get_code: bool = False
+
+    def get_code(self, fullname: str) -> CodeType | None:
+        """CPython's ``get_code``, short-circuited by a hit in our cache.
+
+        ``source_to_code`` is only reached when there is no valid standard
+        pyc: for a module with tag strings, always.  There our cache is
+        checked *before* the builtin compile (which would parse the whole
+        module only to fail) and the hit leaves through ``_CacheHit``, so
+        CPython does not marshal the code again to offer it for caching.
+        """
+        self._tagstr_in_get_code = True
+        try:
+            return super().get_code(fullname)
+        except _CacheHit as hit:
+            return hit.code
+        finally:
+            self._tagstr_in_get_code = False
 
     def source_to_code(  # type: ignore[override]
         self,
@@ -102,13 +120,32 @@ def _relabel_as_trimmed_importlib_frame(code: CodeType) -> CodeType:
 TagSourceFileLoader.source_to_code.__code__ = _relabel_as_trimmed_importlib_frame(
     TagSourceFileLoader.source_to_code.__code__
 )
+# ``get_code`` sits between importlib frames: as one of them, it is trimmed with them.
+TagSourceFileLoader.get_code.__code__ = TagSourceFileLoader.get_code.__code__.replace(
+    co_filename="<frozen importlib._bootstrap_external>"
+)
+
+
+class _CacheHit(Exception):
+    """Carries a code object from our cache out of CPython's ``get_code``."""
+
+    def __init__(self, code: CodeType) -> None:
+        super().__init__()
+        self.code = code
 
 
 def _module_code(
     loader: TagSourceFileLoader, data: ReadableBuffer | str, path: str, optimize: int
 ) -> CodeType:
-    """Stock compilation, and only if it fails: our cache, else the desugarer."""
+    """Our cache (inside ``get_code``), else stock compilation, and only if that fails the desugarer."""
     loader._tagstr_pending = None
+    if loader._tagstr_in_get_code and path == loader.path and optimize == -1 and isinstance(data, bytes):
+        try:
+            cached = _load_cached(loader, data, path)
+        except ImportError:  # loading _fingerprint itself: it cannot fingerprint yet
+            cached = None
+        if cached is not None:
+            raise _CacheHit(cached)
     try:
         code: CodeType = _builtin_compile(data, path, "exec", dont_inherit=True, optimize=optimize)
         return code
@@ -121,7 +158,7 @@ def _module_code(
     # Caching only for the loader's own file at the interpreter's optimization
     # level: that is what the cache file name (from ``cache_from_source``) says.
     own_file = path == loader.path and optimize == -1
-    if own_file and isinstance(data, bytes):
+    if own_file and isinstance(data, bytes) and not loader._tagstr_in_get_code:
         cached = _load_cached(loader, data, path)
         if cached is not None:
             loader._tagstr_pending = (path, True)
