@@ -244,10 +244,11 @@ class _Generator:
                 chain = chain.func
             exprs.append(chain)
             exprs.reverse()
-        values: dict[Field, ast.expr] = {}
+        # Keyed by the field's offset: hashing a Field would hash its whole subtree.
+        values: dict[int, ast.expr] = {}
         for field, expr in zip(fields, exprs):
             self.check_expression(field, expr)
-            values[field] = self.replace_in(expr, field.nested)  # type: ignore[assignment]
+            values[field.span.start] = self.replace_in(expr, field.nested)  # type: ignore[assignment]
         args: list[ast.expr] = []
         raw: list[str] = []
         cooked: list[str] = []
@@ -286,11 +287,11 @@ class _Generator:
         self.generated[tag.span] = call
         return self.place(call, tag.span)
 
-    def interpolation(self, field: Field, values: dict[Field, ast.expr]) -> ast.expr:
+    def interpolation(self, field: Field, values: dict[int, ast.expr]) -> ast.expr:
         span = field.span
         at = self.position(span)
         items: list[ast.expr] = [
-            ast.Lambda(_NO_ARGUMENTS, values[field]),
+            ast.Lambda(_NO_ARGUMENTS, values[field.span.start]),
             ast.Constant(field.expr),
             ast.Constant(field.effective_conv),
         ]
@@ -301,7 +302,7 @@ class _Generator:
         items.append(self.spec(field, values))
         return call
 
-    def spec(self, field: Field, values: dict[Field, ast.expr]) -> ast.expr:
+    def spec(self, field: Field, values: dict[int, ast.expr]) -> ast.expr:
         """The format spec, formatted eagerly like an f-string's (SPEC 3)."""
         if field.spec is None:
             return self.place(ast.Constant(None), field.span)
@@ -322,7 +323,7 @@ class _Generator:
                 if not isinstance(inner, ast.JoinedStr):
                     inner = self.place(ast.JoinedStr([inner]), part.spec_span or part.span)
                 inner_spec = inner
-            formatted = ast.FormattedValue(values[part], _CONVERSIONS[part.effective_conv], inner_spec)
+            formatted = ast.FormattedValue(values[part.span.start], _CONVERSIONS[part.effective_conv], inner_spec)
             pieces.append(self.place(formatted, part.span))
         return self.place(ast.JoinedStr(pieces), field.spec_span)
 
