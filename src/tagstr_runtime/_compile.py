@@ -33,7 +33,9 @@ def compile(  # noqa: A001 - deliberately mirrors the builtin
         return _builtin_compile(cast(Any, source), filename, mode, flags, dont_inherit, optimize)
     try:
         return _builtin_compile(source, filename, mode, flags, dont_inherit, optimize)
-    except SyntaxError as exc:
+    except (SyntaxError, MemoryError) as exc:
+        # MemoryError: "Parser stack overflowed" on sources that are valid once
+        # desugared (say, a list of 1,000 tag strings on 3.11).
         plain_error = exc
     return _compile_tag_source(source, filename, mode, flags, dont_inherit, optimize, plain_error)
 
@@ -45,7 +47,7 @@ def _compile_tag_source(
     flags: int,
     dont_inherit: bool,
     optimize: int,
-    plain_error: SyntaxError,
+    plain_error: SyntaxError | MemoryError,
 ) -> Any:
     from tagstr_runtime._desugar import compile_desugared, desugar_ast
 

@@ -149,7 +149,7 @@ def _module_code(
     try:
         code: CodeType = _builtin_compile(data, path, "exec", dont_inherit=True, optimize=optimize)
         return code
-    except SyntaxError as exc:
+    except (SyntaxError, MemoryError) as exc:  # MemoryError: see _compile.compile
         standard_error = exc
     if isinstance(data, (bytearray, memoryview)):
         data = bytes(data)

@@ -17,10 +17,11 @@ from __future__ import annotations
 import keyword
 import re
 import sys
-from typing import NamedTuple, NoReturn
+from contextlib import contextmanager
+from typing import Iterator, NamedTuple, NoReturn
 
 from tagstr_runtime import _errors as E
-from tagstr_runtime._errors import error_at
+from tagstr_runtime._errors import TagSyntaxError, error_at
 from tagstr_runtime._escapes import BadEscape, cook_checked
 from tagstr_runtime._model import Field, Literal, Part, Span, TagString
 from tagstr_runtime._source import SourceText
@@ -156,6 +157,7 @@ class _Lexer:
         self.warnings: list[CompileWarning] = []
         self.in_tag = 0
         self.nesting = 0
+        self.unterminated_at = -1  # start of the last literal reported unterminated
 
     # -- errors -----------------------------------------------------------------
 
@@ -242,16 +244,20 @@ class _Lexer:
             if first < 0:
                 first = start
             if kind == "name" and end < self.n and s[end] in "'\"":
-                if mode == _FIELD and s.startswith(quote, end) and self.unterminated_here(end):
-                    self.fail(E.EXPECTING_CLOSE, end)
-                pos, prev = self.name_before_quote(m, found, prev, at_line_start and mode == _TOP)
+                if mode == _FIELD and s.startswith(quote, end):
+                    with self.enclosing_quote_reused(start, end):
+                        pos, prev = self.name_before_quote(m, found, prev, False)
+                else:
+                    pos, prev = self.name_before_quote(m, found, prev, at_line_start and mode == _TOP)
                 last_end = pos
                 last_text = s[start:pos]
                 continue
             if kind == "quote":
-                if mode == _FIELD and s.startswith(quote, start) and self.unterminated_here(start):
-                    self.fail(E.EXPECTING_CLOSE, start)
-                pos = self.standard_literal(start, start, "", found, prev)
+                if mode == _FIELD and s.startswith(quote, start):
+                    with self.enclosing_quote_reused(start, start):
+                        pos = self.standard_literal(start, start, "", found, prev)
+                else:
+                    pos = self.standard_literal(start, start, "", found, prev)
                 prev = "str"
                 last_end = pos
                 last_text = s[start:pos]
@@ -265,16 +271,20 @@ class _Lexer:
             pos = last_end = end
             last_text = m.group()
 
-    def unterminated_here(self, quote_pos: int) -> bool:
-        """Whether a plain literal opening at ``quote_pos`` would be unterminated.
+    @contextmanager
+    def enclosing_quote_reused(self, start: int, quote_pos: int) -> Iterator[None]:
+        """A literal in a field opening with the enclosing quote (PEP 701 allows it).
 
-        Inside a field, the enclosing quote usually means the user forgot a
-        ``}`` (``tag"{x"``): say so, as CPython does, rather than report the
-        literal it happens to open.
+        If that literal is never closed, the user most likely forgot a ``}``
+        (``tag"{x"``): say so, as CPython does, rather than report the literal
+        the quote happens to open.
         """
-        q = self.s[quote_pos]
-        quote = q * 3 if self.s.startswith(q * 3, quote_pos) else q
-        return _PLAIN_END[quote].match(self.s, quote_pos + len(quote)) is None
+        try:
+            yield
+        except TagSyntaxError as exc:
+            if exc.msg.startswith("unterminated") and self.unterminated_at == start:
+                self.fail(E.EXPECTING_CLOSE, quote_pos)
+            raise
 
     def name_before_quote(
         self, m: re.Match[str], found: list[TagString], prev: str, statement_start: bool
@@ -352,6 +362,7 @@ class _Lexer:
             return end
         m = _PLAIN_END[quote].match(s, body)
         if m is None:
+            self.unterminated_at = start
             message = E.UNTERMINATED_TRIPLE_STRING if len(quote) == 3 else E.UNTERMINATED_STRING
             self.fail_standard(message.format(self.detected_line(self._line_end(body, quote))), start)
         return m.end()
@@ -461,6 +472,7 @@ class _Lexer:
             self.fail_standard(E.SINGLE_CLOSE, pos)
 
     def unterminated(self, start: int, quote: str, is_tag: bool, where: int) -> NoReturn:
+        self.unterminated_at = start
         line = self.detected_line(where)
         if is_tag:
             message = E.UNTERMINATED_TRIPLE if len(quote) == 3 else E.UNTERMINATED
