@@ -146,9 +146,8 @@ class _Generator:
         """(lineno, col_offset, end_lineno, end_col_offset) of a span, as ``ast`` wants them."""
         found = self._positions.get(span)
         if found is None:
-            start = self.source.pos(span.start)
-            end = self.source.pos(span.end)
-            found = self._positions[span] = (start.line, start.col_byte, end.line, end.col_byte)
+            at = self.source.line_col_byte
+            found = self._positions[span] = at(span.start) + at(span.end)
         return found
 
     def place(self, node: _N, span: Span) -> _N:

@@ -28,10 +28,10 @@ from tagstr_runtime._source import SourceText
 
 __all__ = ["CompileWarning", "ParseResult", "has_tag_strings", "parse"]
 
+# Leading blanks are folded into the next token: one match per token, not two.
 _TOKEN = re.compile(
-    r"""
-     (?P<ws>[ \t\f]+)
-    |(?P<nl>\n)
+    r"""[ \t\f]*(?:
+     (?P<nl>\n)
     |(?P<comment>\#[^\n]*)
     |(?P<cont>\\\n)
     |(?P<name>[^\W\d]\w*)
@@ -41,13 +41,15 @@ _TOKEN = re.compile(
     |(?P<open>[(\[{])
     |(?P<close>[)\]}])
     |(?P<other>.)
-    """,
+    )""",
     re.VERBOSE,
 )
 _WS = re.compile(r"[ \t\f\n]*")
 # Whitespace where PEP 701 also allows comments and continuations (around '=' and '!conv').
 _SPACE = re.compile(r"(?:[ \t\f\n]+|\#[^\n]*|\\\n)*")
 _COMMENT = re.compile(r"\#[^\n]*")
+# A field whose expression is a (dotted) name, up to its terminator.
+_SIMPLE_FIELD = re.compile(r"[ \t\f]*([^\W\d]\w*(?:\.[^\W\d]\w*)*)[ \t\f]*(?=[}!:=])")
 # Deeper nesting of strings than this is refused (CPython's own limit is close:
 # its parser refuses 200 nested parentheses, and each level here adds two).
 MAX_NESTING = 100
@@ -207,9 +209,9 @@ class _Lexer:
                     self.fail(E.EXPECTING_CLOSE, field_start)
                 return pos, first, last_end, last_text
             kind = m.lastgroup
-            start = m.start()
+            start = m.start(kind)  # type: ignore[arg-type]
             end = m.end()
-            if kind == "ws" or kind == "cont" or kind == "comment":
+            if kind == "cont" or kind == "comment":
                 if comments is not None and kind == "comment":
                     comments.append(Span(start, end))
                 pos = end
@@ -230,11 +232,11 @@ class _Lexer:
                         return start, first, last_end, last_text
                     self.fail(E.UNMATCHED.format(s[start]), start)
                 if kind == "op":
-                    text = m.group()
+                    text = s[start:end]
                     if text == "!" or text == "=" or text[0] == ":":
                         return start, first, last_end, last_text
             if mode == _LINE and depth == 0:
-                text = m.group()
+                text = s[start:end]
                 if text == "lambda":
                     lambdas += 1
                 elif text == ":":
@@ -267,9 +269,9 @@ class _Lexer:
             elif kind == "close":
                 if depth:
                     depth -= 1
-            prev = "dot" if kind == "op" and m.group() == "." else "other"
+            prev = "dot" if kind == "op" and s[start] == "." else "other"
             pos = last_end = end
-            last_text = m.group()
+            last_text = s[start:end]
 
     @contextmanager
     def enclosing_quote_reused(self, start: int, quote_pos: int) -> Iterator[None]:
@@ -290,8 +292,8 @@ class _Lexer:
         self, m: re.Match[str], found: list[TagString], prev: str, statement_start: bool
     ) -> tuple[int, str]:
         """A NAME glued to a quote: a prefixed literal, a keyword, or a tag string."""
-        name = m.group()
-        start, quote_pos = m.span()
+        name = m.group("name")
+        start, quote_pos = m.span("name")
         lowered = name.lower()
         if lowered in self.prefixes:
             return self.standard_literal(start, quote_pos, lowered, found, prev), "str"
@@ -330,7 +332,7 @@ class _Lexer:
             if m is None:
                 return
             kind = m.lastgroup
-            if kind in ("ws", "cont", "comment"):
+            if kind in ("cont", "comment"):
                 pos = m.end()
                 continue
             if kind == "nl":
@@ -339,9 +341,9 @@ class _Lexer:
                 return
             if kind == "quote" or (
                 kind == "name" and m.end() < self.n and s[m.end()] in "'\""
-                and m.group() not in _HARD_KEYWORDS
+                and m.group(kind) not in _HARD_KEYWORDS
             ):
-                self.fail(E.CONCATENATION, m.start(), m.end() + (kind == "name"))
+                self.fail(E.CONCATENATION, m.start(kind), m.end() + (kind == "name"))
             return
 
     # -- standard literals ------------------------------------------------------
@@ -512,7 +514,12 @@ class _Lexer:
         s = self.s
         nested: list[TagString] = [] if is_tag else found
         comments: list[Span] = []
-        pos, first, last_end, _ = self.scan_code(brace + 1, nested, _FIELD, brace, quote, comments)
+        simple = _SIMPLE_FIELD.match(s, brace + 1)
+        if simple is not None and s[simple.end() : simple.end() + 2] not in ("!=", "=="):
+            # The common ``{name}`` / ``{obj.attr!r:>10}``: no need to tokenize.
+            pos, first, last_end = simple.end(), simple.start(1), simple.end(1)
+        else:
+            pos, first, last_end, _ = self.scan_code(brace + 1, nested, _FIELD, brace, quote, comments)
         term = s[pos]
         if first < 0:
             self.fail_field(is_tag, E.EMPTY_EXPRESSION.format(term), pos)

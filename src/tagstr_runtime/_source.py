@@ -81,6 +81,15 @@ class SourceText:
         start = self._starts[line - 1]
         return Pos(line, col, len(self.text[start:offset].encode("utf-8")))
 
+    def line_col_byte(self, offset: int) -> tuple[int, int]:
+        """``pos(offset)`` without the character column: the desugarer's hot path."""
+        starts = self._starts
+        line = bisect_right(starts, offset)
+        start = starts[line - 1]
+        if self._ascii:
+            return line, offset - start
+        return line, len(self.text[start:offset].encode("utf-8"))
+
     def offset(self, line: int, col_byte: int) -> int:
         """Inverse of ``pos``: character offset of a (line, byte column) pair."""
         start = self._starts[line - 1]
