@@ -49,9 +49,8 @@ def _compile_tag_source(
     optimize: int,
     plain_error: SyntaxError | MemoryError,
 ) -> Any:
-    from tagstr_runtime._desugar import compile_desugared, desugar_ast
+    from tagstr_runtime._desugar import compile_source, desugar_ast
 
-    tree = desugar_ast(source, filename, mode, flags=flags, standard_error=plain_error)
     if flags & ast.PyCF_ONLY_AST:
-        return tree
-    return compile_desugared(tree, filename, mode, flags, dont_inherit, optimize, source)
+        return desugar_ast(source, filename, mode, flags=flags, standard_error=plain_error)
+    return compile_source(source, filename, mode, flags, dont_inherit, optimize, plain_error)

@@ -163,10 +163,9 @@ def _module_code(
         if cached is not None:
             loader._tagstr_pending = (path, True)
             return cached
-    from tagstr_runtime._desugar import compile_desugared, desugar_ast
+    from tagstr_runtime._desugar import compile_source
 
-    tree = desugar_ast(data, path, "exec", standard_error=standard_error)
-    code = compile_desugared(tree, path, "exec", 0, True, optimize, data)
+    code = compile_source(data, path, "exec", 0, True, optimize, standard_error)
     if own_file:
         loader._tagstr_pending = (path, False)
     return code
