@@ -451,7 +451,7 @@ def desugar_ast(
     return Desugaring(
         decode_source(source), filename, mode, flags=flags, standard_error=standard_error,
         template_strings=template_strings, feature_version=feature_version,
-        emit_warnings=emit_warnings,
+        emit_warnings=emit_warnings, original=source,
     ).tree
 
 
@@ -469,13 +469,16 @@ class Desugaring:
         template_strings: bool | None = None,
         feature_version: tuple[int, int] | None = None,
         emit_warnings: bool = True,
+        original: str | bytes | None = None,
     ) -> None:
+        """``original``: the source as given, before decoding and newline
+        normalisation; a source without tag strings is parsed from it, untouched."""
         # Everything built here (model, trees) is acyclic and dies or lives as a
         # whole: the cyclic collector running in between is pure cost (a third
         # of the time on a large module).
         with _collector_paused():
             self._build(text, filename, mode, flags, standard_error, template_strings,
-                        feature_version, emit_warnings)
+                        feature_version, emit_warnings, original)
 
     def _build(
         self,
@@ -487,6 +490,7 @@ class Desugaring:
         template_strings: bool | None,
         feature_version: tuple[int, int] | None,
         emit_warnings: bool,
+        original: str | bytes | None,
     ) -> None:
         self.source = src = SourceText(text)
         self.result = result = parse(text, filename, template_strings=template_strings, source=src)
@@ -495,7 +499,8 @@ class Desugaring:
         if not result.tag_strings:
             if standard_error is not None:
                 raise standard_error
-            self.tree = _parse(text, filename, mode, flags, feature_version, src, ())
+            plain = text if original is None else original
+            self.tree = _parse(plain, filename, mode, flags, feature_version, src, ())
             return
         placeholder = placeholder_text(text, result.tag_strings)
         try:
@@ -527,7 +532,7 @@ class Desugaring:
 
 
 def _parse(
-    text: str,
+    text: str | bytes,
     filename: str,
     mode: str,
     flags: int,
@@ -542,6 +547,9 @@ def _parse(
         tree: ast.AST = _builtin_compile(text, filename, mode, flags, dont_inherit=True)
         return tree
     except SyntaxError as exc:
+        if not tags:  # the source as given: CPython's own error, untouched
+            raise
+        assert isinstance(text, str)
         raise _restore(exc, text, original, tags) from None
 
 

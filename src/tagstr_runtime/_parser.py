@@ -285,7 +285,7 @@ class _Lexer:
             yield
         except TagSyntaxError as exc:
             if exc.msg.startswith("unterminated") and self.unterminated_at == start:
-                self.fail(E.EXPECTING_CLOSE, quote_pos)
+                raise error_at(self.source, self.filename, E.EXPECTING_CLOSE, quote_pos) from None
             raise
 
     def name_before_quote(
