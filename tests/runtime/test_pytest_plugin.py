@@ -97,8 +97,11 @@ def test_failing_assert_is_introspected(project: pytest.Pytester) -> None:
         pytest.param(("--assert=plain",), id="plain-assert"),
     ],
 )
+@pytest.mark.subprocess
 def test_other_pytest_modes(project: pytest.Pytester, options: tuple[str, ...]) -> None:
-    result = project.runpytest(*PLUGIN, *options)
+    # In a subprocess: with --import-mode=append the project's conftest.py is imported
+    # as the top-level module "conftest", which an in-process run may already hold.
+    result = project.runpytest_subprocess(*PLUGIN, *options)
     result.assert_outcomes(passed=1, failed=1)
 
 
