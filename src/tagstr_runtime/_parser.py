@@ -52,7 +52,7 @@ _COMMENT = re.compile(r"\#[^\n]*")
 _SIMPLE_FIELD = re.compile(r"[ \t\f]*([^\W\d]\w*(?:\.[^\W\d]\w*)*)[ \t\f]*(?=[}!:=])")
 # Deeper nesting of strings than this is refused (CPython's own limit is close:
 # its parser refuses 200 nested parentheses, and each level here adds two).
-MAX_NESTING = 100
+MAX_NESTING = 32
 _NAME = re.compile(r"[^\W\d]\w*")
 _LAMBDA = re.compile(r"lambda(?!\w)")
 _NAMED_ESCAPE_END = re.compile(r"(?<!\\)(?:\\\\)*\\N\Z")
