@@ -29,6 +29,7 @@ from __future__ import annotations
 import ast
 import builtins
 import gc
+import keyword
 import re
 import sys
 import warnings
@@ -58,6 +59,8 @@ _LOAD = ast.Load()
 _NO_ARGUMENTS = ast.arguments(
     posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]
 )
+_DOTTED_NAME = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
+_CONSTANT_KEYWORDS = frozenset(["None", "True", "False"])
 _CONVERSIONS = {None: -1, "s": ord("s"), "r": ord("r"), "a": ord("a")}
 
 
@@ -78,49 +81,82 @@ def _terminator(text: str, field: Field) -> int:
     return _match_end(_SKIP_TO_TERMINATOR, text, field.expr_span.end)
 
 
-def _fill(text: str, start: int, end: int, tags: Iterable[TagString], out: list[str]) -> None:
-    """``text[start:end]`` with each (non-overlapping, ordered) tag string replaced."""
-    pos = start
-    for tag in tags:
-        out.append(text[pos : tag.span.start])
-        _tag_placeholder(text, tag, out)
-        pos = tag.span.end
-    out.append(text[pos:end])
+def _is_simple(field: Field) -> bool:
+    """A (dotted) name: valid as a call argument without parentheses."""
+    return _DOTTED_NAME.fullmatch(field.expr) is not None and (
+        not keyword.iskeyword(field.expr.split(".", 1)[0]) or field.expr in _CONSTANT_KEYWORDS
+    )
 
 
-def _tag_placeholder(text: str, tag: TagString, out: list[str]) -> None:
-    pad = " " * (len(tag.quote) - 1)
-    out.append(tag.tag)
-    out.append("(" + pad)
-    pos = tag.body_span.start
-    for part in tag.parts:
-        if isinstance(part, Field):
-            out.append(_blank(text[pos : part.span.start]))
-            _field_placeholder(text, part, out)
-            pos = part.span.end
-    out.append(_blank(text[pos : tag.body_span.end]))
-    out.append(pad + ")")
+class _Placeholders:
+    """Builds the placeholder text (step 2).
+
+    Each field becomes one argument of the placeholder call: a simple field
+    ``{name}`` is `` name,`` (its braces become a space and a comma), any
+    other ``{expr}`` is ``(expr)`` followed by a comma wherever the blanked
+    text after it has room.  Only a parenthesised field immediately followed
+    by another one has no room: it is *chained* to it, ``(a)(b)`` parsing as
+    a one-argument call, which ``chained`` records for the generator.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.out: list[str] = []
+        self.chained: set[int] = set()  # offsets of fields chained to the previous one
+
+    def fill(self, start: int, end: int, tags: Iterable[TagString]) -> None:
+        """``text[start:end]`` with each (non-overlapping, ordered) tag string replaced."""
+        text, out = self.text, self.out
+        pos = start
+        for tag in tags:
+            out.append(text[pos : tag.span.start])
+            self.tag(tag)
+            pos = tag.span.end
+        out.append(text[pos:end])
+
+    def tag(self, tag: TagString) -> None:
+        text, out = self.text, self.out
+        pad = " " * (len(tag.quote) - 1)
+        out.append(tag.tag)
+        out.append("(" + pad)
+        pos = tag.body_span.start
+        pending = False  # the last argument is a parenthesised field still needing a comma
+        for field in tag.fields():  # pre-order: spec fields follow their field
+            gap = _blank(text[pos : field.span.start])
+            if pending:
+                room = gap.find(" ")
+                if room >= 0:
+                    gap = gap[:room] + "," + gap[room + 1 :]
+                    pending = False
+            out.append(gap)
+            term = _terminator(text, field)
+            if _is_simple(field):
+                out.append("," if pending else " ")
+                out.append(text[field.span.start + 1 : term])
+                out.append(",")
+                pending = False
+            else:
+                if pending:
+                    self.chained.add(field.span.start)
+                out.append("(")
+                self.fill(field.span.start + 1, term, field.nested)
+                out.append(")")
+                pending = True
+            pos = term + 1
+        out.append(_blank(text[pos : tag.body_span.end]))
+        out.append(pad + ")")
 
 
-def _field_placeholder(text: str, field: Field, out: list[str]) -> None:
-    term = _terminator(text, field)
-    out.append("(")
-    _fill(text, field.span.start + 1, term, field.nested, out)
-    out.append(")")
-    pos = term + 1
-    for part in field.spec or ():
-        if isinstance(part, Field):
-            out.append(_blank(text[pos : part.span.start]))
-            _field_placeholder(text, part, out)
-            pos = part.span.end
-    out.append(_blank(text[pos : field.span.end]))
+def placeholder_text(text: str, tags: Iterable[TagString], chained: set[int] | None = None) -> str:
+    """The source with every outermost tag string replaced by its placeholder.
 
-
-def placeholder_text(text: str, tags: Iterable[TagString]) -> str:
-    """The source with every outermost tag string replaced by its placeholder."""
-    out: list[str] = []
-    _fill(text, 0, len(text), tags, out)
-    return "".join(out)
+    ``chained`` receives the offsets of the fields chained to their predecessor.
+    """
+    builder = _Placeholders(text)
+    builder.fill(0, len(text), tags)
+    if chained is not None:
+        chained |= builder.chained
+    return "".join(builder.out)
 
 
 # -- step 3: generation ---------------------------------------------------------
@@ -134,9 +170,10 @@ class _Generator:
     bisection says some tag string starts inside it.
     """
 
-    def __init__(self, source: SourceText, filename: str) -> None:
+    def __init__(self, source: SourceText, filename: str, chained: set[int]) -> None:
         self.source = source
         self.filename = filename
+        self.chained = chained
         self.generated: dict[Span, ast.Call] = {}  # by tag-string span, for the text form
         self.entries: list[tuple[str, str]] = []
         self.entry_index: dict[tuple[str, str], int] = {}
@@ -238,14 +275,21 @@ class _Generator:
         self.replaced += 1
         fields = tag.fields()
         exprs: list[ast.expr] = []
-        if fields:
-            chain = node.args[0]
-            for _ in range(len(fields) - 1):
+        arguments = iter(node.args)
+        index = 0
+        while index < len(fields):  # one argument per field, or per chain of fields
+            end = index + 1
+            while end < len(fields) and fields[end].span.start in self.chained:
+                end += 1
+            chain = next(arguments)
+            group: list[ast.expr] = []
+            for _ in range(end - index - 1):
                 assert isinstance(chain, ast.Call)
-                exprs.append(chain.args[0])
+                group.append(chain.args[0])
                 chain = chain.func
-            exprs.append(chain)
-            exprs.reverse()
+            group.append(chain)
+            exprs.extend(reversed(group))
+            index = end
         # Keyed by the field's offset: hashing a Field would hash its whole subtree.
         values: dict[int, ast.expr] = {}
         for field, expr in zip(fields, exprs):
@@ -495,14 +539,15 @@ class Desugaring:
         self.source = src = SourceText(text)
         self.result = result = parse(text, filename, template_strings=template_strings, source=src)
         flags = (flags | ast.PyCF_ONLY_AST) & ~_OPTIMIZED_ONLY
-        self.generator = generator = _Generator(src, filename)
+        chained: set[int] = set()
+        self.generator = generator = _Generator(src, filename, chained)
         if not result.tag_strings:
             if standard_error is not None:
                 raise standard_error
             plain = text if original is None else original
             self.tree = _parse(plain, filename, mode, flags, feature_version, src, ())
             return
-        placeholder = placeholder_text(text, result.tag_strings)
+        placeholder = placeholder_text(text, result.tag_strings, chained)
         try:
             tree = _parse(placeholder, filename, mode, flags, feature_version, src, result.tag_strings)
             tree = generator.replace_in(tree, result.tag_strings)

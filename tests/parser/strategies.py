@@ -10,8 +10,10 @@ defines them (SPEC 2), so on Python 3.12+ CPython's own parse of
 
 Every generated body is meant to be valid; the generator avoids the joins that
 would make it invalid (a lone quote ending a triple-quoted body, a backslash
-escaping the closing quote, ...).  The few invalid ones that remain are
-filtered by the tests with ``assume`` on CPython's verdict.
+escaping the closing quote, ...).  The few invalid ones that remain (an
+expression such as ``-not x``, nesting CPython refuses) are filtered by the
+tests with ``assume``: on CPython 3.12+'s verdict on the rf-string, on 3.11
+on each expression compiled alone.
 
 Shapes of known, still open core bugs (see ``test_regressions.py``) are left
 out of the generated bodies, so that the properties keep guarding everything
@@ -35,7 +37,6 @@ from typing import Callable
 from hypothesis import strategies as st
 
 PY312 = sys.version_info >= (3, 12)
-PY313 = sys.version_info >= (3, 13)
 
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "dev")
 _SCALE = {"dev": 1, "default": 1, "ci": 3, "thorough": 25}
@@ -180,7 +181,8 @@ class Body:
         self.segments[-1] += raw
 
 
-# Literal pieces: (source text, raw text as the tag sees it: braces collapsed).
+# Literal pieces are source text; the raw text the tag sees is the same with
+# doubled braces collapsed.
 _PLAIN = st.text(
     alphabet="abcXYZ019 .,;-_/#!:=()[]<>é日ß😀\t",
     min_size=1,

@@ -108,7 +108,7 @@ def test_grammar_programs_left_alone(src: str) -> None:
 
 @needs_hypothesmith
 @pytest.mark.filterwarnings("ignore::SyntaxWarning")  # hypothesmith's own compile() of its programs
-@settings(_HYPOTHESMITH_SETTINGS, max_examples=S.examples(15))  # libcst's generator is slow
+@settings(_HYPOTHESMITH_SETTINGS, max_examples=S.examples(10))  # libcst's generator is slow
 @given(hypothesmith.from_node() if hypothesmith else st.nothing())
 def test_libcst_programs_left_alone(src: str) -> None:
     assume(len(src) < 3000 and _compiles(src))
@@ -470,7 +470,9 @@ def test_known_difference_backslash_in_format_spec() -> None:
     cpython = ast.parse('rf"{x:\\n}"', mode="eval").body
     assert isinstance(cpython, ast.JoinedStr)
     spec = cpython.values[0].format_spec  # type: ignore[attr-defined]
-    assert [c.value for c in spec.values if c.value] == ["\n"]
+    # 3.14 stopped cooking it (our behaviour); 3.12 and 3.13 cook it
+    expected = ["\\n"] if sys.version_info >= (3, 14) else ["\n"]
+    assert [c.value for c in spec.values if c.value] == expected
     tag = parse('tg"{x:\\n}"').tag_strings[0]
     field = tag.parts[0]
     assert isinstance(field, Field) and field.spec is not None

@@ -2,10 +2,11 @@
 
 Each test states the expected behaviour: what CPython 3.12+ does with the same
 body written as an ``rf"..."`` string (SPEC 2: the body is lexed as a raw
-f-string per PEP 701 on every Python version).  They are ordinary tests, not
-xfail: they fail until the core is fixed.  ``strategies.KNOWN_BUGS`` keeps
-the shapes of open ones out of the generated bodies meanwhile; remove a name
-from it when its bug is fixed.
+f-string per PEP 701 on every Python version), or what SPEC 5 requires.  They
+are ordinary tests, not xfail.  All of them failed on the core they were found
+in and pass since the fixes of commit 1a5c9d2; they stay as regression tests.
+While a bug is open, ``strategies.KNOWN_BUGS`` can keep its shape out of the
+generated bodies so that the properties keep guarding everything else.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def compile_quietly(src: str) -> object:
 
 
 def test_comment_after_debug_equals_is_allowed() -> None:
-    # ours: TagSyntaxError "tag string: expecting '=', or '!', or ':', or '}'" at the '#'
+    # was: TagSyntaxError "tag string: expecting '=', or '!', or ':', or '}'" at the '#'
     field = only_field('tg"""{x = # c\n}"""\n')
     assert field.expr == "x"
     assert field.debug == "x = \n"
@@ -54,7 +55,7 @@ def test_comment_after_debug_equals_is_allowed() -> None:
 
 
 def test_comment_after_conversion_is_allowed() -> None:
-    # ours: TagSyntaxError "tag string: expecting ':' or '}'" at the '#'
+    # was: TagSyntaxError "tag string: expecting ':' or '}'" at the '#'
     field = only_field('tg"""{x!r # c\n}"""\n')
     assert (field.expr, field.conv, field.spec) == ("x", "r", None)
 
@@ -68,12 +69,12 @@ def test_comment_after_conversion_of_a_spec_field_is_allowed() -> None:
 
 
 def test_debug_text_drops_comment_before_equals() -> None:
-    # ours: 'x # c\n=' (the comment is passed to the tag as literal text)
+    # was: 'x # c\n=' (the comment is passed to the tag as literal text)
     assert only_field('tg"""{x # c\n=}"""\n').debug == "x \n="
 
 
 def test_debug_text_drops_comment_inside_expression() -> None:
-    # ours: '(a # c\n)='; the expression text itself keeps the comment (SPEC 3)
+    # was: '(a # c\n)='; the expression text itself keeps the comment (SPEC 3)
     field = only_field('tg"""{(a # c\n)=}"""\n')
     assert field.expr == "(a # c\n)"
     assert field.debug == "(a \n)="
@@ -83,10 +84,10 @@ def test_debug_text_drops_comment_inside_expression() -> None:
 #
 # CPython reports too deep nesting as a SyntaxError ("too many nested
 # f-strings", "too many nested parentheses"; MemoryError only past its parser
-# stack, ~1000 levels).  Our lexer recurses a few Python frames per nesting
-# level and hits RecursionError at ~190 levels, which escapes from parse() and
-# from tagstr_runtime.compile() as a RecursionError: malformed (or merely
-# absurd) input must only ever give SyntaxError (SPEC 5).
+# stack, ~1000 levels).  The lexer recursed a few Python frames per nesting
+# level and hit RecursionError at ~190 levels, which escaped from parse() and
+# from tagstr_runtime.compile(): malformed (or merely absurd) input must only
+# ever give SyntaxError (SPEC 5).
 
 
 @pytest.mark.parametrize(
@@ -113,7 +114,7 @@ def test_deep_nesting_is_a_syntax_error_not_recursion_error(src: str) -> None:
 # desugarer on SyntaxError.  With ~1000 tag strings in one expression (a table
 # of gettext-style _"..." messages, say) CPython's parser fails on the tag
 # strings with MemoryError("Parser stack overflowed - Python source too complex
-# to parse") instead of SyntaxError, and that escapes although the desugarer
+# to parse") instead of SyntaxError, and that escaped although the desugarer
 # handles the source fine (desugar_ast works; the desugared tree compiles).
 
 
@@ -127,9 +128,9 @@ def test_many_tag_strings_in_one_expression_compile() -> None:
 #
 # A string nested in a field may reuse the tag string's quote (PEP 701); if it
 # is an f-string (or a tag string) its own fields may span lines even when it is
-# single-quoted.  CPython 3.12+: rf'{f'{x\n}'}' is one field, f'{x\n}'.  Ours
-# (working tree, _Lexer.unterminated_here, which tries the *plain*-literal
-# pattern on the nested literal): "tag string: expecting '}'".
+# single-quoted.  CPython 3.12+: rf'{f'{x\n}'}' is one field, f'{x\n}'.  The
+# bug (_Lexer.unterminated_here tried the *plain*-literal pattern on the nested
+# literal): "tag string: expecting '}'".
 
 
 @pytest.mark.parametrize(
