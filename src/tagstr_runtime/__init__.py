@@ -9,8 +9,7 @@ PYTEST_DONT_REWRITE: the ``.pth`` imports this package before pytest can
 rewrite it, and it has no asserts worth rewriting.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` either: ~0.3 ms at every start-up.
 TYPE_CHECKING = False  # mypy treats this name as typing.TYPE_CHECKING
 
 __version__ = "0.1.0"

@@ -7,8 +7,6 @@ standard Python.  ``TAGSTR_AUTOLOAD=0`` (or ``false``/``no``/``off``) leaves
 the interpreter untouched, e.g. to compare against stock behaviour.
 """
 
-from __future__ import annotations
-
 import os
 
 if os.environ.get("TAGSTR_AUTOLOAD", "1").strip().lower() not in {"0", "false", "no", "off"}:
