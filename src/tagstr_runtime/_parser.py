@@ -26,7 +26,7 @@ from tagstr_runtime._escapes import BadEscape, cook_checked
 from tagstr_runtime._model import Field, Literal, Part, Span, TagString
 from tagstr_runtime._source import SourceText
 
-__all__ = ["CompileWarning", "ParseResult", "has_tag_strings", "parse"]
+__all__ = ["CompileWarning", "ParseResult", "parse"]
 
 # Leading blanks are folded into the next token: one match per token, not two.
 _TOKEN = re.compile(
@@ -137,14 +137,6 @@ def parse(
     except _Abort:
         complete = False
     return ParseResult(tuple(found), tuple(lexer.warnings), complete)
-
-
-def has_tag_strings(text: str, *, template_strings: bool | None = None) -> bool:
-    """Whether ``text`` contains a tag string (malformed ones count)."""
-    try:
-        return bool(parse(text, template_strings=template_strings).tag_strings)
-    except SyntaxError:
-        return True
 
 
 class _Lexer:
