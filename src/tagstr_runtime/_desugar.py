@@ -6,22 +6,27 @@ How (one CPython parse, no re-parsing of each expression):
 2. Each outermost tag string is overwritten in place by a *placeholder* with
    the same lines and the same UTF-8 byte length per line::
 
-       tag"Hi, {name!r:>{w}}{{!}}"   ->   tag(    (name)   (w)       )
+       tag"Hi, {name!r:>{w}}{{!}}"   ->   tag(     name,,  w,       )
+       tag"{a + 1}{b or c}"          ->   tag((a + 1)(b or c))
 
    The tag name stays, the quotes become the call's parentheses, every field
-   becomes ``(expr)`` with its expression text untouched, and all other text
-   becomes spaces.  Interpolation expressions therefore sit at their original
-   line and column, so CPython's parse gives their nodes exact positions (and
-   reports their syntax errors at the right place).  Fields are adjacent
-   parenthesised atoms, so they parse as a left-nested chain of one-argument
-   calls ``((name)(w))``, which is unambiguous whatever the expressions are.
-3. A transformer finds each placeholder ``Call`` by its position, unpicks the
-   chain and builds the SPEC 3 call, placing generated nodes on the spans of
-   the tag string's parts.
+   becomes one argument with its expression text untouched, and all other
+   text becomes spaces (or the commas between arguments).  Interpolation
+   expressions therefore sit at their original line and column, so CPython's
+   parse gives their nodes exact positions (and reports their syntax errors
+   at the right place).  A field that is not a plain name is parenthesised;
+   two such fields with no room for a comma between them parse as a
+   one-argument call ``(a + 1)(b or c)``, which the generator unpicks (see
+   ``_Placeholders``).
+3. The generator finds each placeholder ``Call`` by its position, takes its
+   arguments apart into the fields' expressions and builds the SPEC 3 call,
+   placing generated nodes on the spans of the tag string's parts.
 
-Generated code reaches the runtime only through the module global
-``__tagstr__`` (see ``_rt``), bound by a prologue after the docstring and the
-``from __future__`` imports.  Literal text becomes constants, never code.
+Generated code reaches the runtime only through the module globals
+``__tagstr_0__`` (the ``Interpolation`` class), ``__tagstr_1__``... (each
+``Decoded``), bound by a prologue after the docstring and the ``from
+__future__`` imports (see ``_rt``).  Literal text becomes constants, never
+code.
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ from tagstr_runtime import _errors as E
 from tagstr_runtime._errors import TagSyntaxError, error_at
 from tagstr_runtime._model import Field, Literal, Span, TagString
 from tagstr_runtime._parser import ParseResult, _match_end, parse
-from tagstr_runtime._rt import TABLE_NAME
+from tagstr_runtime._rt import TABLE_NAME, slot_name
 from tagstr_runtime._source import SourceText, decode_source
 
 __all__ = [
@@ -170,10 +175,13 @@ class _Generator:
     bisection says some tag string starts inside it.
     """
 
-    def __init__(self, source: SourceText, filename: str, chained: set[int]) -> None:
+    def __init__(
+        self, source: SourceText, filename: str, chained: set[int], by_name: bool = True
+    ) -> None:
         self.source = source
         self.filename = filename
         self.chained = chained
+        self.by_name = by_name  # slots as module globals; eval mode subscripts a tuple
         self.generated: dict[Span, ast.Call] = {}  # by tag-string span, for the text form
         self.entries: list[tuple[str, str]] = []
         self.entry_index: dict[tuple[str, str], int] = {}
@@ -198,8 +206,17 @@ class _Generator:
         return node
 
     def table_ref(self, index: int, span: Span) -> ast.expr:
-        """``__tagstr__[index]``.  (Attribute assignment is the cheapest way to place nodes.)"""
+        """``__tagstr_<index>__`` (``__tagstr__[index]`` in eval mode).
+
+        Attribute assignment is the cheapest way to place nodes.
+        """
         lineno, col, end_lineno, end_col = self.position(span)
+        if self.by_name:
+            slot = ast.Name(slot_name(index), _LOAD)
+            slot.lineno, slot.col_offset, slot.end_lineno, slot.end_col_offset = (
+                lineno, col, end_lineno, end_col
+            )
+            return slot
         name = ast.Name(TABLE_NAME, _LOAD)
         name.lineno, name.col_offset, name.end_lineno, name.end_col_offset = lineno, col, end_lineno, end_col
         const = ast.Constant(index)
@@ -409,10 +426,12 @@ def _walk_outside_lambdas(node: ast.AST) -> Iterable[ast.AST]:
 
 
 def _prologue(entries: list[tuple[str, str]]) -> list[ast.stmt]:
-    """``from tagstr_runtime._rt import table as __tagstr__; __tagstr__ = __tagstr__(ENTRIES)``."""
+    """``from tagstr_runtime._rt import table as __tagstr__``, then
+    ``__tagstr_0__, __tagstr_1__, ... = __tagstr__(ENTRIES)``."""
     load = ast.ImportFrom("tagstr_runtime._rt", [ast.alias("table", TABLE_NAME)], 0)
+    slots = [ast.Name(slot_name(index), ast.Store()) for index in range(len(entries) + 1)]
     build = ast.Assign(
-        [ast.Name(TABLE_NAME, ast.Store())],
+        [ast.Tuple(cast(Any, slots), ast.Store())],
         ast.Call(ast.Name(TABLE_NAME, ast.Load()), [ast.Constant(cast(Any, tuple(entries)))], []),
     )
     stmts: list[ast.stmt] = [load, build]
@@ -540,7 +559,7 @@ class Desugaring:
         self.result = result = parse(text, filename, template_strings=template_strings, source=src)
         flags = (flags | ast.PyCF_ONLY_AST) & ~_OPTIMIZED_ONLY
         chained: set[int] = set()
-        self.generator = generator = _Generator(src, filename, chained)
+        self.generator = generator = _Generator(src, filename, chained, by_name=mode != "eval")
         if not result.tag_strings:
             if standard_error is not None:
                 raise standard_error

@@ -17,7 +17,7 @@ import copy
 
 from tagstr_runtime._desugar import Desugaring, _prologue_index
 from tagstr_runtime._escapes import cook
-from tagstr_runtime._rt import TABLE_NAME
+from tagstr_runtime._rt import TABLE_NAME, slot_name
 
 __all__ = ["render"]
 
@@ -25,22 +25,17 @@ PROLOGUE = f"import tagstr_runtime as {TABLE_NAME}\n"
 
 
 class _Readable(ast.NodeTransformer):
-    """``__tagstr__[k]`` -> ``__tagstr__.Decoded(raw)``; ``__tagstr__[0]`` -> ``.Interpolation``."""
+    """``__tagstr_k__`` -> ``__tagstr__.Decoded(raw)``; ``__tagstr_0__`` -> ``.Interpolation``."""
 
     def __init__(self, entries: list[tuple[str, str]]) -> None:
         self.entries = entries
+        self.slots = {slot_name(index): index for index in range(len(entries) + 1)}
 
-    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
-        self.generic_visit(node)
-        if not (
-            isinstance(node.value, ast.Name)
-            and node.value.id == TABLE_NAME
-            and isinstance(node.slice, ast.Constant)
-            and isinstance(node.slice.value, int)
-        ):
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        index = self.slots.get(node.id)
+        if index is None:
             return node
         table = ast.Name(TABLE_NAME, ast.Load())
-        index = node.slice.value
         if index == 0:
             return ast.Attribute(table, "Interpolation", ast.Load())
         cooked, raw = self.entries[index - 1]
@@ -99,5 +94,9 @@ def _generated(stmt: ast.stmt) -> bool:
         return stmt.module == "tagstr_runtime._rt"
     if isinstance(stmt, ast.Assign):
         target = stmt.targets[0]
-        return isinstance(target, ast.Name) and target.id == TABLE_NAME
+        return (
+            isinstance(target, ast.Tuple)
+            and isinstance(target.elts[0], ast.Name)
+            and target.elts[0].id == slot_name(0)
+        )
     return False

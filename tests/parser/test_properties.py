@@ -227,8 +227,8 @@ class _Ours:
     def call_parts(self, call: ast.Call) -> list[tuple]:
         items: list[tuple] = []
         for arg in call.args:
-            if isinstance(arg, ast.Subscript):  # __tagstr__[i]: a Decoded
-                cooked, raw = self.entries[arg.slice.value - 1]  # type: ignore[attr-defined]
+            if isinstance(arg, ast.Name):  # __tagstr_<i>__: a Decoded
+                cooked, raw = self.entries[int(arg.id.strip("_").split("_")[1]) - 1]
                 self.cooked.append(cooked)
                 items.append(("lit", raw))
                 continue
