@@ -44,6 +44,17 @@ _TOKEN = re.compile(
     )""",
     re.VERBOSE,
 )
+# At the top level, a run of tokens that cannot start, end or touch a string
+# literal (names not glued to a quote, numbers, operators other than '.')
+# needs no look one token at a time: one match skips it.
+_TOP_RUN = re.compile(
+    r"""(?:[ \t\f]*(?:
+        [^\W\d]\w*(?![\w'"])
+      | (?:\d|\.\d)(?:[\w.]|(?<=[eE])[-+])*
+      | \.\.\.|\*\*=?|//=?|>>=?|<<=?|->|:=|==|!=|<=|>=|[-+*/%&|^@<>=!:~,;]=?
+    ))+""",
+    re.VERBOSE,
+)
 _WS = re.compile(r"[ \t\f\n]*")
 # Whitespace where PEP 701 also allows comments and continuations (around '=' and '!conv').
 _SPACE = re.compile(r"(?:[ \t\f\n]+|\#[^\n]*|\\\n)*")
@@ -194,7 +205,14 @@ class _Lexer:
         last_text = ""
         lambdas = 0  # _LINE: open lambdas whose ':' is still to come
         match = _TOKEN.match
+        skip = _TOP_RUN.match if mode == _TOP else None
         while True:
+            if skip is not None:
+                run = skip(s, pos)
+                if run is not None:
+                    pos = run.end()
+                    prev = "other"
+                    line_start = False
             m = match(s, pos)
             if m is None:  # end of text
                 if mode == _FIELD:
