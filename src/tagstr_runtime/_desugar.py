@@ -263,6 +263,9 @@ class _Generator:
                 self._walk(child, tags, keys, lo, hi)
             return None
         start = (lineno, child.col_offset)  # type: ignore[attr-defined]
+        decorators = getattr(child, "decorator_list", None)
+        if decorators:  # a def's or class's position starts after its decorators
+            start = min(start, (decorators[0].lineno, decorators[0].col_offset))
         first = bisect_left(keys, start, lo, hi)
         last = bisect_left(keys, (child.end_lineno, child.end_col_offset), first, hi)  # type: ignore[attr-defined]
         if first == last:

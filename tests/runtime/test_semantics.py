@@ -69,6 +69,23 @@ def test_arguments(body: str, expected: list[Any]) -> None:
     assert show(ns["r"]) == expected
 
 
+@pytest.mark.parametrize(
+    "src",
+    [
+        pytest.param("def deco(a):\n    return lambda f: a\n@deco(tag'{1}')\ndef r(): pass\n", id="decorator"),
+        pytest.param("def deco(a):\n    return lambda c: a\n@deco(tag'{1}')\nclass r: pass\n", id="class-decorator"),
+        pytest.param("def f(x=tag'{1}'):\n    return x\nr = f()\n", id="default"),
+        pytest.param("r = [tag'{i}' for i in [1]][0]\n", id="comprehension"),
+        pytest.param("r = tag'{1}' if True else tag'{2}'\n", id="ifexp"),
+        pytest.param("r: object = tag'{1}'\n", id="annotated"),
+        pytest.param("r = (lambda: tag'{1}')()\n", id="lambda"),
+    ],
+)
+def test_tag_strings_anywhere_an_expression_stands(src: str) -> None:
+    (interp,) = run(src)["r"]
+    assert interp.getvalue() == 1
+
+
 def test_nested_tag_strings_and_fstrings() -> None:
     ns = run("x = 5\nr = tag\"<{tag'{x}'}>\"\ns = f\"{tag'{x}'[0].getvalue()}\"\n")
     outer = ns["r"]
