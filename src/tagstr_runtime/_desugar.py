@@ -582,8 +582,9 @@ class Desugaring:
             first = result.tag_strings[0]
             raise error_at(
                 src, filename,
-                "tag string: cannot locate this tag string in the parsed tree "
-                "(identical tag strings inside one f-string are not supported on Python 3.11)",
+                "tag string: cannot locate this tag string in the parsed tree"
+                + (" (identical tag strings inside one f-string are not supported on Python 3.11)"
+                   if sys.version_info < (3, 12) else " (please report this as a bug)"),
                 first.span.start, first.span.end,
             )
         if isinstance(tree, (ast.Module, ast.Interactive)):
