@@ -30,22 +30,13 @@ from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation, localcontext
 
-from tagstr_runtime import Decoded, Interpolation
+from tagstr_runtime import Decoded, Interpolation, format_value
 
 __all__ = ["D", "dec"]
 
 _CACHE: dict[str, Decimal] = {}
 _CACHE_LIMIT = 1024
 
-
-def _convert(value: object, conv: str | None) -> object:
-    if conv == "r":
-        return repr(value)
-    if conv == "s":
-        return str(value)
-    if conv == "a":
-        return ascii(value)
-    return value
 
 
 def _parse(text: str) -> Decimal:
@@ -74,7 +65,7 @@ def dec(*args: Decoded | Interpolation[object]) -> Decimal:
             case Decoded() as decoded:
                 parts.append(decoded)
             case Interpolation(getvalue, _, conv, format_spec):
-                parts.append(format(_convert(getvalue(), conv), format_spec or ""))
+                parts.append(format_value(getvalue(), conv, format_spec))
     return _parse("".join(parts))
 
 

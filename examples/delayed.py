@@ -20,19 +20,10 @@ Run it with ``python -m tagstr_runtime examples/delayed.py``.
 
 from __future__ import annotations
 
-from tagstr_runtime import Decoded, Interpolation
+from tagstr_runtime import Decoded, Interpolation, format_value
 
 __all__ = ["Delayed"]
 
-
-def _convert(value: object, conv: str | None) -> object:
-    if conv == "r":
-        return repr(value)
-    if conv == "s":
-        return str(value)
-    if conv == "a":
-        return ascii(value)
-    return value
 
 
 class Delayed:
@@ -51,7 +42,7 @@ class Delayed:
                 case Decoded() as decoded:
                     out.append(decoded)
                 case Interpolation(getvalue, _, conv, format_spec):
-                    out.append(format(_convert(getvalue(), conv), format_spec or ""))
+                    out.append(format_value(getvalue(), conv, format_spec))
         return "".join(out)
 
     __str__ = freeze

@@ -26,7 +26,7 @@ instead of importing ``html.escape``.)
 
 from __future__ import annotations
 
-from tagstr_runtime import Decoded, Interpolation
+from tagstr_runtime import Decoded, Interpolation, format_value
 
 __all__ = ["HTML", "escape", "html"]
 
@@ -51,15 +51,6 @@ class HTML(str):
         return f"HTML({str.__repr__(self)})"
 
 
-def _convert(value: object, conv: str | None) -> object:
-    if conv == "r":
-        return repr(value)
-    if conv == "s":
-        return str(value)
-    if conv == "a":
-        return ascii(value)
-    return value
-
 
 def _markup(value: object) -> str | None:
     """The markup of a value that declares itself safe, else ``None``."""
@@ -78,7 +69,7 @@ def _insert(value: object, conv: str | None, format_spec: str | None) -> str:
             return format(markup, format_spec) if format_spec else markup
         if isinstance(value, (list, tuple)) and not format_spec:
             return "".join(_insert(item, None, None) for item in value)
-    text = format(_convert(value, conv), format_spec or "")
+    text = format_value(value, conv, format_spec)
     return escape(text)
 
 

@@ -22,19 +22,10 @@ from __future__ import annotations
 import logging
 import sys
 
-from tagstr_runtime import Decoded, Interpolation
+from tagstr_runtime import Decoded, Interpolation, format_value
 
 __all__ = ["LazyMessage", "lazy"]
 
-
-def _convert(value: object, conv: str | None) -> object:
-    if conv == "r":
-        return repr(value)
-    if conv == "s":
-        return str(value)
-    if conv == "a":
-        return ascii(value)
-    return value
 
 
 class LazyMessage:
@@ -59,7 +50,7 @@ class LazyMessage:
                     case Decoded() as decoded:
                         out.append(decoded)
                     case Interpolation(getvalue, _, conv, format_spec):
-                        out.append(format(_convert(getvalue(), conv), format_spec or ""))
+                        out.append(format_value(getvalue(), conv, format_spec))
             self._text = "".join(out)
             self._args = ()
         return self._text

@@ -24,7 +24,7 @@ import shlex
 import subprocess
 import tempfile
 
-from tagstr_runtime import Decoded, Interpolation
+from tagstr_runtime import Decoded, Interpolation, format_value
 
 __all__ = ["Command", "run", "sh"]
 
@@ -43,15 +43,6 @@ class Command(str):
         return f"Command({str.__repr__(self)})"
 
 
-def _convert(value: object, conv: str | None) -> object:
-    if conv == "r":
-        return repr(value)
-    if conv == "s":
-        return str(value)
-    if conv == "a":
-        return ascii(value)
-    return value
-
 
 def _words(value: object, conv: str | None, format_spec: str | None) -> str:
     if conv is None and not format_spec:
@@ -61,7 +52,7 @@ def _words(value: object, conv: str | None, format_spec: str | None) -> str:
             return " ".join(_words(item, None, None) for item in value)
         if isinstance(value, os.PathLike):
             return shlex.quote(os.fsdecode(value))
-    return shlex.quote(format(_convert(value, conv), format_spec or ""))
+    return shlex.quote(format_value(value, conv, format_spec))
 
 
 def sh(*args: Decoded | Interpolation[object]) -> Command:

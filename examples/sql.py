@@ -21,7 +21,7 @@ from __future__ import annotations
 import sqlite3
 from typing import NamedTuple
 
-from tagstr_runtime import Decoded, Interpolation
+from tagstr_runtime import Decoded, Interpolation, convert, format_value
 
 __all__ = ["Query", "execute", "quote_identifier", "sql"]
 
@@ -40,15 +40,6 @@ def quote_identifier(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def _convert(value: object, conv: str | None) -> object:
-    if conv == "r":
-        return repr(value)
-    if conv == "s":
-        return str(value)
-    if conv == "a":
-        return ascii(value)
-    return value
-
 
 def sql(*args: Decoded | Interpolation[object]) -> Query:
     """The tag: literal text as written, every value a bound parameter."""
@@ -61,13 +52,13 @@ def sql(*args: Decoded | Interpolation[object]) -> Query:
             case Interpolation(getvalue, _, conv, format_spec):
                 value = getvalue()
                 if format_spec == "id":
-                    text.append(quote_identifier(str(_convert(value, conv))))
+                    text.append(quote_identifier(str(convert(value, conv))))
                 elif isinstance(value, Query) and conv is None and not format_spec:
                     text.append(value.text)
                     params.extend(value.params)
                 else:
                     if conv is not None or format_spec:
-                        value = format(_convert(value, conv), format_spec or "")
+                        value = format_value(value, conv, format_spec)
                     text.append("?")
                     params.append(value)
     return Query("".join(text), tuple(params))

@@ -22,8 +22,10 @@ __all__ = [
     "TagFunction",
     "TagSyntaxError",
     "compile",
+    "convert",
     "desugar",
     "desugar_ast",
+    "format_value",
     "install",
     "uninstall",
 ]
@@ -36,6 +38,8 @@ _LAZY = {
     "TagFunction": "_types",
     "TagSyntaxError": "_errors",
     "compile": "_compile",
+    "convert": "_format",
+    "format_value": "_format",
     "desugar": "_desugar",
     "desugar_ast": "_desugar",
     "install": "_importhook",
@@ -46,6 +50,7 @@ if TYPE_CHECKING:
     from tagstr_runtime._compile import compile
     from tagstr_runtime._desugar import desugar, desugar_ast
     from tagstr_runtime._errors import TagSyntaxError
+    from tagstr_runtime._format import convert, format_value
     from tagstr_runtime._importhook import install, uninstall
     from tagstr_runtime._types import (
         Decoded,
