@@ -271,3 +271,20 @@ def test_interpolation() -> None:
             assert (getvalue(), expr) == (2, "2")
         case _:
             pytest.fail("class pattern did not match")
+
+
+@pytest.mark.parametrize(
+    ("conv", "spec", "expected"),
+    [
+        (None, None, "café"),
+        ("r", None, "'café'"),
+        ("a", None, "'caf\\xe9'"),
+        ("s", ">6", "  café"),
+        (None, "", "café"),
+    ],
+)
+def test_format_value_is_the_fstring_rule(conv: str | None, spec: str | None, expected: str) -> None:
+    assert tagstr_runtime.format_value("café", conv, spec) == expected
+    assert tagstr_runtime.convert(1, None) == 1
+    with pytest.raises(ValueError):
+        tagstr_runtime.convert(1, "x")
