@@ -257,12 +257,12 @@ class _Generator:
     def _visit_child(
         self, child: ast.AST, tags: tuple[TagString, ...], keys: list[tuple[int, int]], lo: int, hi: int
     ) -> ast.AST | None:
-        lineno = getattr(child, "lineno", None)
-        if lineno is None:  # arguments, comprehension, withitem, match_case, operators...
-            if child._fields:
+        if "col_offset" not in child._attributes:
+            # arguments, comprehension, withitem, match_case, operators, TypeIgnore...
+            if child._fields and not isinstance(child, ast.type_ignore):
                 self._walk(child, tags, keys, lo, hi)
             return None
-        start = (lineno, child.col_offset)  # type: ignore[attr-defined]
+        start = (child.lineno, child.col_offset)  # type: ignore[attr-defined]
         decorators = getattr(child, "decorator_list", None)
         if decorators:  # a def's or class's position starts after its decorators
             start = min(start, (decorators[0].lineno, decorators[0].col_offset))
@@ -563,13 +563,16 @@ class Desugaring:
         flags = (flags | ast.PyCF_ONLY_AST) & ~_OPTIMIZED_ONLY
         chained: set[int] = set()
         self.generator = generator = _Generator(src, filename, chained, by_name=mode != "eval")
+        #: the text CPython parsed: each tag string overwritten in place by a call
+        #: with the same per-line length (None without tag strings)
+        self.placeholder: str | None = None
         if not result.tag_strings:
             if standard_error is not None:
                 raise standard_error
             plain = text if original is None else original
             self.tree = _parse(plain, filename, mode, flags, feature_version, src, ())
             return
-        placeholder = placeholder_text(text, result.tag_strings, chained)
+        self.placeholder = placeholder = placeholder_text(text, result.tag_strings, chained)
         try:
             tree = _parse(placeholder, filename, mode, flags, feature_version, src, result.tag_strings)
             tree = generator.replace_in(tree, result.tag_strings)
@@ -609,10 +612,12 @@ def _parse(
     tags: tuple[TagString, ...],
 ) -> ast.AST:
     try:
-        if feature_version is not None:
-            return ast.parse(text, filename, mode, feature_version=feature_version,
-                             type_comments=bool(flags & ast.PyCF_TYPE_COMMENTS))
-        tree: ast.AST = _builtin_compile(text, filename, mode, flags, dont_inherit=True)
+        # compile() rather than ast.parse(): the mypy plugin wraps ast.parse for
+        # mypy's own parser and must not see its own calls come back
+        minor = -1 if feature_version is None else feature_version[1]
+        tree: ast.AST = _builtin_compile(
+            text, filename, mode, flags, dont_inherit=True, _feature_version=minor
+        )
         return tree
     except SyntaxError as exc:
         if not tags:  # the source as given: CPython's own error, untouched

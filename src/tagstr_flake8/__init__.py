@@ -1,0 +1,1 @@
+"""flake8 plugin for tag strings (being written)."""

@@ -1,0 +1,57 @@
+"""The plugin's error codes, each with its one ``fail_*`` helper.
+
+Each can be disabled, enabled or ignored like mypy's own codes
+(``--disable-error-code tagstr-interpolation``, ``# type: ignore[tagstr-signature]``).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from mypy.errorcodes import ErrorCode
+from mypy.nodes import Context
+from mypy.plugin import CheckerPluginInterface
+
+__all__ = [
+    "TAG_NOT_CALLABLE",
+    "TAG_SIGNATURE",
+    "TAG_INTERPOLATION",
+    "fail_not_callable",
+    "fail_signature",
+    "fail_interpolation",
+]
+
+TAG_NOT_CALLABLE: Final = ErrorCode(
+    "tagstr-not-callable", "The tag of a tag string is not callable", "tagstr"
+)
+TAG_SIGNATURE: Final = ErrorCode(
+    "tagstr-signature", 'The tag cannot take "*args: Decoded | Interpolation"', "tagstr"
+)
+TAG_INTERPOLATION: Final = ErrorCode(
+    "tagstr-interpolation", "An interpolation's value is not one the tag accepts", "tagstr"
+)
+
+ACCEPTED: Final = '"*args: Decoded | Interpolation"'
+
+
+def fail_not_callable(api: CheckerPluginInterface, ctx: Context, tag: str, typ: str) -> None:
+    api.fail(f'Tag "{tag}" is not callable (its type is {typ})', ctx, code=TAG_NOT_CALLABLE)
+
+
+def fail_signature(api: CheckerPluginInterface, ctx: Context, tag: str, typ: str) -> None:
+    api.fail(
+        f'Tag "{tag}" cannot be called with tag-string arguments: a tag must accept {ACCEPTED},'
+        f" and it is {typ}",
+        ctx,
+        code=TAG_SIGNATURE,
+    )
+
+
+def fail_interpolation(
+    api: CheckerPluginInterface, ctx: Context, expr: str, typ: str, tag: str, accepted: str
+) -> None:
+    api.fail(
+        f'Interpolation "{{{expr}}}" has type {typ}; tag "{tag}" accepts {accepted}',
+        ctx,
+        code=TAG_INTERPOLATION,
+    )

@@ -1,0 +1,220 @@
+"""Where mypy's parsers meet tag strings.
+
+mypy has no plugin hook before parsing, and stock parsers reject tag strings.
+Two Python-level entry points reach every parse:
+
+* ``ast_serialize.parse``: mypy 2.x's native (Rust) parser, one call per file.
+  The wrapper calls it first.  A file that parses (every file without tag
+  strings, SPEC 1.8) gets the native result untouched: the only cost is one
+  extra Python call.  A file with syntax errors is lexed by the runtime's
+  parser; if it holds tag strings, the native parser parses the *placeholder*
+  text instead (each tag string overwritten by a same-length call, so imports,
+  ``# type: ignore`` comments and inline ``# mypy:`` options come out at their
+  original lines), and mypy's own stdlib-``ast`` converter builds the real tree
+  from the desugared ``ast``.  That tree waits in ``PENDING`` until
+  ``TagstrPlugin.get_additional_deps`` swaps it into the ``MypyFile``: the
+  first hook that sees the parsed file, before semantic analysis.
+* ``ast.parse``, called by mypy's stdlib-``ast`` parser (``--no-native-parser``
+  and parallel workers, see ``use_stdlib_parser_in_worker``): on a
+  ``SyntaxError`` it returns the desugared tree when the source has tag strings.
+
+Malformed tag strings become mypy syntax errors at their exact position.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+import threading
+from typing import Any, Callable
+
+from tagstr_runtime._errors import TagSyntaxError
+from tagstr_runtime._source import decode_source
+from tagstr_mypy._tree import checker_tree
+
+__all__ = ["PENDING", "install", "use_stdlib_parser_in_worker"]
+
+#: path -> the MypyFile built for it, waiting for ``get_additional_deps``
+PENDING: dict[str, Any] = {}
+
+_lock = threading.Lock()
+_options: Any = None
+_native_parse: Callable[..., Any] | None = None
+_ast_parse: Callable[..., ast.AST] = ast.parse
+
+
+def install(options: Any) -> None:
+    """Wrap both parsers, once per process; ``options`` are mypy's global options."""
+    global _options, _native_parse, _ast_parse
+    with _lock:
+        _options = options
+        if getattr(ast.parse, "_tagstr_wrapped", False):
+            return
+        try:
+            import ast_serialize
+        except ImportError:  # mypy before the native parser
+            pass
+        else:
+            _native_parse = ast_serialize.parse
+            ast_serialize.parse = _wrap(_parse_native, _native_parse)
+        _ast_parse = ast.parse
+        ast.parse = _wrap(_parse_stdlib, _ast_parse)  # type: ignore[assignment]
+
+
+def _wrap(function: Callable[..., Any], original: Callable[..., Any]) -> Callable[..., Any]:
+    function._tagstr_wrapped = True  # type: ignore[attr-defined]
+    function.__wrapped__ = original  # type: ignore[attr-defined]
+    function.__doc__ = original.__doc__
+    return function
+
+
+def use_stdlib_parser_in_worker(options: Any) -> None:
+    """In a parallel worker (``--num-workers``), parse with the stdlib parser.
+
+    A worker rebuilds each module's tree from the bytes the coordinator's
+    native parse produced, and no plugin hook runs between that and semantic
+    analysis, so the tree of a tag-string module cannot be swapped in there.
+    The coordinator sends no bytes for such modules (``get_additional_deps``
+    drops them); the worker then parses them itself, and with this switch it
+    does so through ``ast.parse``, which the wrapper below answers with the
+    desugared tree.  Every other module still arrives as native bytes.
+    """
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    if spec is not None and spec.name.startswith("mypy.build_worker"):
+        options.native_parser = False
+
+
+# -- native parser ------------------------------------------------------------------
+
+
+def _parse_native(fnam: str, source: str | bytes | None = None, *args: Any, **kwargs: Any) -> Any:
+    assert _native_parse is not None
+    result = _native_parse(fnam, source, *args, **kwargs)
+    if not result[1] or fnam.endswith(".pyi"):
+        return result
+    try:
+        return _tag_strings_native(result, fnam, source, args, kwargs)
+    except Exception as exc:  # a bug of ours must not become a mypy crash
+        return _with_errors(result, [_error(1, 0, f"tag strings: internal error: {exc!r}")])
+
+
+def _tag_strings_native(
+    result: Any, fnam: str, source: str | bytes | None, args: Any, kwargs: dict[str, Any]
+) -> Any:
+    assert _native_parse is not None
+    if source is None:
+        try:
+            with open(fnam, "rb") as file:  # the file the native parser just read
+                source = file.read()
+        except OSError:
+            return result
+    try:
+        text = decode_source(source)
+    except (SyntaxError, UnicodeDecodeError, LookupError):
+        return result
+    version = kwargs.get("python_version") or sys.version_info[:2]
+    try:
+        built = checker_tree(text, fnam, version, char_columns=True)
+    except TagSyntaxError as exc:
+        return _with_errors(result, [_syntax_error(exc)])
+    except SyntaxError as exc:
+        return _standard_error(result, exc, text, fnam, version, args, kwargs)
+    if built is None:
+        return result
+    placeholder = built.desugaring.placeholder
+    assert placeholder is not None
+    native = _native_parse(fnam, placeholder, *args, **kwargs)
+    if native[1]:  # the native parser rejects what CPython accepted: its errors stand
+        return native
+    skip_bodies = bool(kwargs.get("skip_function_bodies", args[0] if args else False))
+    PENDING[fnam] = _convert(built.tree, fnam, skip_bodies)
+    return native
+
+
+def _standard_error(
+    result: Any,
+    exc: SyntaxError,
+    text: str,
+    fnam: str,
+    version: tuple[int, int],
+    args: Any,
+    kwargs: dict[str, Any],
+) -> Any:
+    """A standard syntax error in a file that may have tag strings."""
+    from tagstr_runtime._desugar import placeholder_text
+    from tagstr_runtime._parser import parse
+
+    assert _native_parse is not None
+    tags = parse(text, fnam, template_strings=version >= (3, 14)).tag_strings
+    if not tags:
+        return result
+    native = _native_parse(fnam, placeholder_text(text, tags), *args, **kwargs)
+    if native[1]:  # stock mypy's error, at its place, without the tag strings in the way
+        return native
+    # Only the running interpreter rejects it: tag-string files go through its parser.
+    running = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    message = f"{exc.msg} (a file with tag strings is parsed by the Python running mypy, {running})"
+    return _with_errors(result, [_error(exc.lineno or 1, (exc.offset or 1) - 1, message)])
+
+
+def _convert(tree: ast.Module, fnam: str, strip_function_bodies: bool) -> Any:
+    from mypy.errors import Errors
+    from mypy.fastparse import ASTConverter
+
+    errors = Errors(_options)
+    errors.set_file(fnam, None, options=_options)
+    converter = ASTConverter(
+        options=_options,
+        is_stub=False,
+        errors=errors,
+        strip_function_bodies=strip_function_bodies,
+        path=fnam,
+    )
+    return converter.visit(tree)
+
+
+def _syntax_error(exc: SyntaxError) -> dict[str, Any]:
+    # SyntaxError.offset is 1-based; mypy's parse errors count from 0
+    return _error(exc.lineno or 1, (exc.offset or 1) - 1, exc.msg)
+
+
+def _error(line: int, column: int, message: str) -> dict[str, Any]:
+    return {"line": line, "column": column, "message": message, "blocker": True, "code": "syntax"}
+
+
+def _with_errors(result: Any, errors: list[dict[str, Any]]) -> Any:
+    return (result[0], errors, *result[2:])
+
+
+# -- stdlib parser ------------------------------------------------------------------
+
+
+def _parse_stdlib(
+    source: str | bytes, filename: str = "<unknown>", mode: str = "exec", *args: Any, **kwargs: Any
+) -> ast.AST:
+    try:
+        return _ast_parse(source, filename, mode, *args, **kwargs)
+    except SyntaxError as exc:
+        if mode != "exec" or _options is None:
+            raise
+        original = exc
+    feature = kwargs.get("feature_version")
+    version = (3, feature) if isinstance(feature, int) else sys.version_info[:2]
+    try:
+        text = decode_source(source)
+        built = checker_tree(text, filename, version, char_columns=False)
+    except TagSyntaxError as exc:
+        # mypy's stdlib-ast parser reports SyntaxError.offset as a 0-based column
+        shifted = TagSyntaxError(
+            exc.msg, (exc.filename, exc.lineno, (exc.offset or 1) - 1, exc.text,
+                      exc.end_lineno, exc.end_offset)
+        )
+        raise shifted from None
+    except SyntaxError:
+        raise
+    except Exception:
+        raise original from None
+    if built is None:
+        raise original
+    return built.tree

@@ -1,0 +1,43 @@
+"""``TagstrPlugin``: the hooks mypy calls, each only choosing what runs."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from mypy.nodes import MypyFile
+from mypy.options import Options
+from mypy.plugin import FunctionContext, Plugin, ReportConfigContext
+from mypy.types import Type
+
+from tagstr_mypy import _parse_hook
+from tagstr_mypy._adopt import adopt
+from tagstr_mypy._tag_call import TAG_CALL, tag_call_callback
+from tagstr_mypy._tree import CHECKER_MODULE
+
+__all__ = ["TagstrPlugin"]
+
+# mypy.build.PRI_HIGH: the priority of a top-level "from X import y"
+_PRI_HIGH = 5
+
+
+class TagstrPlugin(Plugin):
+    def __init__(self, options: Options) -> None:
+        super().__init__(options)
+        _parse_hook.use_stdlib_parser_in_worker(options)
+        _parse_hook.install(options)
+
+    def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        return tag_call_callback if fullname == TAG_CALL else None
+
+    def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
+        tree = _parse_hook.PENDING.pop(file.path, None)
+        if tree is None:
+            return []
+        adopt(file, tree, self.options)
+        return [(_PRI_HIGH, CHECKER_MODULE, -1)]
+
+    def report_config_data(self, ctx: ReportConfigContext) -> Any:
+        # a new desugarer (or plugin) must invalidate cached results
+        from tagstr_runtime._fingerprint import fingerprint
+
+        return {"tagstr": fingerprint()}

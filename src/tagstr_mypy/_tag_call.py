@@ -1,0 +1,246 @@
+"""The type of ``tag"..."``: checks the tag, each interpolation's value, the result.
+
+The checker tree (``_tree.py``) writes every tag string as
+``tag_call(tag, <Decoded>, Interpolation((lambda: expr, 'expr', conv, spec)), ...)``.
+mypy has already checked each argument in its own scope when this hook runs
+(the interpolation expressions inside their lambdas, so with lambda scoping);
+the hook then calls the tag itself with the argument *types* and reports, in
+tag-string terms, what does not fit.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from mypy.checker import TypeChecker
+from mypy.messages import format_type
+from mypy.nodes import (
+    ARG_POS,
+    ARG_STAR,
+    ARG_STAR2,
+    CallExpr,
+    Context,
+    Expression,
+    LambdaExpr,
+    RefExpr,
+    StrExpr,
+    TempNode,
+    TupleExpr,
+    FuncDef,
+    Var,
+)
+from mypy.plugin import FunctionContext
+from mypy.subtypes import find_member, is_subtype
+from mypy.types import (
+    AnyType,
+    CallableType,
+    Instance,
+    Overloaded,
+    ProperType,
+    Type,
+    TupleType,
+    TypeOfAny,
+    UnionType,
+    get_proper_type,
+    get_proper_types,
+)
+
+from tagstr_mypy._errorcodes import fail_interpolation, fail_not_callable, fail_signature
+
+__all__ = ["TAG_CALL", "tag_call_callback"]
+
+CHECKER: Final = "tagstr_runtime._checker"
+TAG_CALL: Final = f"{CHECKER}.tag_call"
+INTERPOLATION: Final = "tagstr_runtime._types.Interpolation"
+
+
+def tag_call_callback(ctx: FunctionContext) -> Type:
+    api = ctx.api
+    assert isinstance(api, TypeChecker)
+    if not ctx.args or not ctx.args[0]:
+        return ctx.default_return_type
+    tag_expr = ctx.args[0][0]
+    tag_type = get_proper_type(ctx.arg_types[0][0])
+    if isinstance(tag_type, AnyType):
+        return AnyType(TypeOfAny.from_another_any, source_any=tag_type)
+    name = tag_expr.name if isinstance(tag_expr, RefExpr) else "?"
+    args = ctx.args[1] if len(ctx.args) > 1 else []
+    arg_types = ctx.arg_types[1] if len(ctx.arg_types) > 1 else []
+    return TagCall(api, ctx.context, tag_expr, tag_type, name, args, arg_types).check()
+
+
+class TagCall:
+    """One tag string being typed."""
+
+    def __init__(
+        self,
+        api: TypeChecker,
+        context: Context,
+        tag_expr: Expression,
+        tag_type: ProperType,
+        name: str,
+        args: list[Expression],
+        arg_types: list[Type],
+    ) -> None:
+        self.api = api
+        self.context = context
+        self.tag_expr = tag_expr
+        self.tag_type = tag_type
+        self.name = name
+        self.args = args
+        self.arg_types = arg_types
+
+    def check(self) -> Type:
+        api = self.api
+        function = api.named_type("builtins.function")
+        any_type = AnyType(TypeOfAny.special_form)
+        anything = CallableType(
+            [any_type, any_type], [ARG_STAR, ARG_STAR2], [None, None], any_type, function,
+            is_ellipsis_args=True,
+        )
+        described = format_type(self.tag_type, api.options)
+        if not is_subtype(self.tag_type, anything):
+            fail_not_callable(api, self.tag_expr, self.name, described)
+            return AnyType(TypeOfAny.from_error)
+        if not is_subtype(self.tag_type, self.tag_function()):
+            fail_signature(api, self.tag_expr, self.name, described)
+            return AnyType(TypeOfAny.from_error)
+        result, failed = self.call(self.arg_types)
+        if failed:
+            self.report_slots()
+        return result
+
+    def tag_function(self) -> Type:
+        """``def (*args: Decoded | Interpolation[Any]) -> Any``: the PEP's TagFunction."""
+        return self.declared("tag_function")
+
+    def declared(self, name: str) -> Type:
+        # Types come from declarations in tagstr_runtime._checker, so mypy builds
+        # them its own way (Interpolation is a tuple subclass: a TupleType).
+        node = self.api.modules[CHECKER].names[name].node
+        assert isinstance(node, (FuncDef, Var)) and node.type is not None
+        return node.type
+
+    def call(self, arg_types: list[Type]) -> tuple[Type, bool]:
+        """The tag called with these argument types: (result type, whether it failed)."""
+        temps: list[Expression] = [
+            TempNode(typ, context=arg) for typ, arg in zip(arg_types, self.args)
+        ]
+        callable_name = self.tag_expr.fullname if isinstance(self.tag_expr, RefExpr) else None
+        with self.api.msg.filter_errors() as watcher:
+            result, _ = self.api.expr_checker.check_call(
+                self.tag_type, temps, [ARG_POS] * len(temps), self.context,
+                callable_name=callable_name or None,
+            )
+        return result, watcher.has_new_errors()
+
+    def report_slots(self) -> None:
+        """Report each interpolation whose value the tag does not accept, at its expression."""
+        loose = [self.loosened(typ) for typ in self.arg_types]
+        reported = False
+        for index, typ in enumerate(self.arg_types):
+            value = self.value_type(typ)
+            if value is None:
+                continue
+            trial = list(loose)
+            trial[index] = typ
+            if not self.call(trial)[1]:
+                continue
+            lam = lambda_of(self.args[index])
+            where: Context = lam.expr() if lam is not None else self.args[index]
+            fail_interpolation(
+                self.api, where, expr_text(self.args[index]),
+                format_type(value, self.api.options), self.name, self.accepted(index),
+            )
+            reported = True
+        if not reported:  # only a combination fails (e.g. one type variable, two types)
+            temps: list[Expression] = [
+                TempNode(typ, context=arg) for typ, arg in zip(self.arg_types, self.args)
+            ]
+            self.api.expr_checker.check_call(
+                self.tag_type, temps, [ARG_POS] * len(temps), self.context
+            )
+
+    def loosened(self, typ: Type) -> Type:
+        return self.declared("any_interpolation") if self.value_type(typ) is not None else typ
+
+    def value_type(self, typ: Type) -> Type | None:
+        return interpolation_value(typ)
+
+    def accepted(self, index: int) -> str:
+        """What the tag accepts at argument ``index``, in Interpolation[T] terms when it can."""
+        formals: list[Type] = []
+        for signature in signatures(self.tag_type, self.api):
+            formal = formal_at(signature, index)
+            if formal is not None:
+                formals.append(formal)
+        values: list[Type] = []
+        for formal in formals:
+            for item in flatten(formal):
+                value = self.value_type(item)
+                if value is not None:
+                    values.append(value)
+        shown = values or formals
+        if not shown:
+            return "no interpolation"
+        return format_type(UnionType.make_union(shown), self.api.options)
+
+
+def signatures(typ: ProperType, api: TypeChecker) -> list[CallableType]:
+    if isinstance(typ, CallableType):
+        return [typ]
+    if isinstance(typ, Overloaded):
+        return list(typ.items)
+    if isinstance(typ, Instance):
+        call = get_proper_type(find_member("__call__", typ, typ, is_operator=True))
+        if isinstance(call, (CallableType, Overloaded)):
+            return signatures(call, api)
+    if isinstance(typ, UnionType):
+        return [s for item in get_proper_types(typ.items) for s in signatures(item, api)]
+    return []
+
+
+def formal_at(signature: CallableType, index: int) -> Type | None:
+    positional = 0
+    for kind, typ in zip(signature.arg_kinds, signature.arg_types):
+        if kind == ARG_STAR:
+            return typ
+        if kind.is_positional():
+            if positional == index:
+                return typ
+            positional += 1
+    return None
+
+
+def interpolation_value(typ: Type) -> Type | None:
+    """``T`` of ``Interpolation[T]`` (a TupleType whose fallback is the class), or None."""
+    proper = get_proper_type(typ)
+    if isinstance(proper, TupleType):
+        proper = proper.partial_fallback
+    if isinstance(proper, Instance) and proper.type.fullname == INTERPOLATION:
+        return proper.args[0] if proper.args else AnyType(TypeOfAny.special_form)
+    return None
+
+
+def flatten(typ: Type) -> list[ProperType]:
+    proper = get_proper_type(typ)
+    if isinstance(proper, UnionType):
+        return [p for item in proper.items for p in flatten(item)]
+    return [proper]
+
+
+def lambda_of(arg: Expression) -> LambdaExpr | None:
+    """``Interpolation((lambda: expr, 'expr', conv, spec))`` -> the lambda."""
+    if isinstance(arg, CallExpr) and arg.args and isinstance(arg.args[0], TupleExpr):
+        first = arg.args[0].items[0] if arg.args[0].items else None
+        if isinstance(first, LambdaExpr):
+            return first
+    return None
+
+
+def expr_text(arg: Expression) -> str:
+    if isinstance(arg, CallExpr) and arg.args and isinstance(arg.args[0], TupleExpr):
+        items = arg.args[0].items
+        if len(items) > 1 and isinstance(items[1], StrExpr):
+            return items[1].value
+    return "?"
