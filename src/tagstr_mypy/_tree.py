@@ -62,6 +62,11 @@ def checker_tree(
     tree = desugaring.tree
     assert isinstance(tree, ast.Module)
     _retarget(tree, desugaring)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FormattedValue):
+            # mypy's converter moves a field's expression to the field's own
+            # position; its native parser keeps the expression's: keep that
+            ast.copy_location(node, node.value)
     if char_columns and not text.isascii():
         _to_char_columns(tree, desugaring.source)
     return CheckerTree(tree, desugaring)

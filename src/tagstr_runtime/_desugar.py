@@ -641,8 +641,14 @@ def _restore(
     def char_col(line: int | None, offset: int | None) -> int | None:
         if line is None or offset is None or line > original.line_count:
             return offset
-        start = shown.line_start(line)
-        byte_col = len(placeholder[start : start + max(offset - 1, 0)].encode("utf-8"))
+        # CPython turned its byte column into characters with the line it had
+        # at hand: the file's own line when the file exists on disk (exc.text),
+        # the parsed placeholder's otherwise
+        if line == exc.lineno and exc.text is not None:
+            used = exc.text
+        else:
+            used = shown.line_text(line)
+        byte_col = len(used[: max(offset - 1, 0)].encode("utf-8"))
         return original.offset(line, byte_col) - original.line_start(line) + 1
 
     offset = char_col(exc.lineno, exc.offset)

@@ -12,6 +12,7 @@ generated bodies so that the properties keep guarding everything else.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 import warnings
 
 import pytest
@@ -145,3 +146,15 @@ def test_nested_string_reusing_the_quote_may_span_lines_in_its_fields(src: str, 
     assert only_field(src).expr == expr
     if sys.version_info >= (3, 12) or expr.startswith("tg"):  # 3.11 cannot compile f'{x\n}'
         compile_quietly(src)
+
+
+def test_error_column_when_the_file_exists_on_disk(tmp_path: Path) -> None:
+    # CPython converts a placeholder error's byte column with the *file's* line
+    # when the file exists: non-ASCII text before the error used to shift it.
+    source = 'a = tag"é {a b}"\n'
+    path = tmp_path / "on_disk.py"
+    path.write_text(source, encoding="utf-8")
+    for filename in (str(path), str(tmp_path / "not_on_disk.py")):
+        with pytest.raises(SyntaxError) as info:
+            tagstr_runtime.compile(source, filename, "exec")
+        assert (info.value.offset, info.value.end_offset) == (12, 15), filename

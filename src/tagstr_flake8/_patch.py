@@ -1,0 +1,153 @@
+"""The hooks into flake8 that make every check run on files with tag strings.
+
+Stock flake8 parses a file once (``FileProcessor.build_ast``) and, on a
+``SyntaxError``, reports E999 and runs nothing else.  Importing
+``tagstr_flake8`` (flake8 imports every registered plugin in the main process
+and, with ``--jobs``, in each worker, forked or spawned) wraps three methods:
+
+- ``FileProcessor.build_ast``: the standard ``ast.parse`` first, untouched;
+  only when it fails, the desugarer runs on the lines flake8 was given (so
+  stdin works) and its lint tree is returned (see ``_analysis``).  A
+  malformed tag string raises the ``SyntaxError`` flake8 turns into E999.
+- ``FileProcessor.generate_tokens`` and ``file_tokens``: for a file with tag
+  strings, the tokens of the masked text (each tag string a plain string
+  literal with the same columns) carrying the original physical lines, so
+  pycodestyle and the ``# noqa`` mapping see the original text and nothing
+  spurious.
+- ``FileChecker.run_ast_checks``: reports of other AST plugins that land on a
+  node the desugaring generated (e.g. bugbear's B023 on an interpolation's
+  lambda) are dropped; the TAG rules report the real hazards.
+
+On a file that ``ast.parse`` accepts (SPEC 1.8: it has no tag string) each
+hook costs one attribute look-up.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import tokenize
+from typing import Any, Callable, Iterator
+
+from flake8 import checker as _checker
+from flake8 import processor as _processor
+
+from tagstr_flake8._analysis import TagFile, analyse
+
+__all__ = ["TAGFILE_ATTRIBUTE", "install", "tagfile_of"]
+
+LOG = logging.getLogger(__name__)
+TAGFILE_ATTRIBUTE = "_tagstr_file"  # on the FileProcessor and on the tree it built
+_MARK = "_tagstr_wrapped"
+
+
+def tagfile_of(obj: object) -> TagFile | None:
+    found = getattr(obj, TAGFILE_ATTRIBUTE, None)
+    return found if isinstance(found, TagFile) else None
+
+
+def _wrap(owner: type, name: str, make: Callable[[Any], Any]) -> None:
+    current = owner.__dict__[name]
+    if getattr(current, _MARK, False):
+        return  # imported twice (e.g. under two module names): wrap once
+    new = make(current)
+    setattr(new, _MARK, True)
+    setattr(owner, name, new)
+
+
+def _make_build_ast(original: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    @functools.wraps(original)
+    def build_ast(self: Any) -> Any:
+        try:
+            return original(self)
+        except SyntaxError as exc:
+            standard = exc
+        try:
+            tagfile = analyse(self.lines, self.filename, standard)
+        except SyntaxError:
+            raise
+        except Exception:  # a bug of ours must not take flake8 down: report CPython's error
+            LOG.exception("tagstr_flake8: desugaring %s failed", self.filename)
+            raise standard from None
+        setattr(self, TAGFILE_ATTRIBUTE, tagfile)
+        setattr(tagfile.tree, TAGFILE_ATTRIBUTE, tagfile)
+        return tagfile.tree
+
+    return build_ast
+
+
+def _masked(self: Any) -> tuple[TagFile, list[str]] | None:
+    tagfile = self.__dict__.get(TAGFILE_ATTRIBUTE)
+    if tagfile is None:
+        return None
+    masked = tagfile.masked_lines
+    if masked is None:
+        return None
+    return tagfile, masked
+
+
+def _make_generate_tokens(original: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    @functools.wraps(original)
+    def generate_tokens(self: Any) -> Iterator[tokenize.TokenInfo]:
+        found = _masked(self)
+        if found is None:
+            yield from original(self)
+            return
+        tagfile, masked = found
+
+        def readline() -> str:
+            if self.next_line() == "":  # keeps line_number and indent_char up to date
+                return ""
+            return masked[self.line_number - 1]
+
+        for token in tokenize.generate_tokens(readline):
+            if token[2][0] > self.total_lines:
+                break
+            token = tagfile.restore_line(token)
+            self.tokens.append(token)
+            yield token
+
+    return generate_tokens
+
+
+def _make_file_tokens(original: functools.cached_property[Any]) -> functools.cached_property[Any]:
+    compute = original.func
+
+    def file_tokens(self: Any) -> list[tokenize.TokenInfo]:
+        found = _masked(self)
+        if found is None:
+            return compute(self)  # type: ignore[no-any-return]
+        tagfile, masked = found
+        lines = iter(masked)
+        return [tagfile.restore_line(t) for t in tokenize.generate_tokens(lambda: next(lines))]
+
+    file_tokens.__doc__ = compute.__doc__
+    prop: functools.cached_property[Any] = functools.cached_property(file_tokens)
+    prop.__set_name__(_processor.FileProcessor, "file_tokens")
+    return prop
+
+
+def _make_run_ast_checks(original: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    @functools.wraps(original)
+    def run_ast_checks(self: Any) -> None:
+        start = len(self.results)
+        original(self)
+        tagfile = tagfile_of(self.processor)
+        if tagfile is None:
+            return
+        generated = tagfile.generated_positions
+        self.results[start:] = [
+            result
+            for result in self.results[start:]
+            if result[0].startswith("TAG") or (result[1], result[2]) not in generated
+        ]
+
+    return run_ast_checks
+
+
+def install() -> None:
+    """Wrap flake8's methods (idempotent)."""
+    _wrap(_processor.FileProcessor, "build_ast", _make_build_ast)
+    _wrap(_processor.FileProcessor, "generate_tokens", _make_generate_tokens)
+    _wrap(_processor.FileProcessor, "file_tokens", _make_file_tokens)
+    _wrap(_checker.FileChecker, "run_ast_checks", _make_run_ast_checks)

@@ -1,0 +1,77 @@
+"""TAG003: a tag function bound to a name that is a string prefix (``f``, ``r``, ``b``, ``rb``...).
+
+``f"..."`` is an f-string and ``rb"..."`` a bytes literal whatever ``f`` or
+``rb`` is bound to (SPEC 1.2), so such a tag can never be used as one.  A
+binding counts as a tag function when it is written as one: a function (or
+a class's ``__call__``, or a lambda assigned to the name) taking ``*args``
+whose signature or body mentions ``Decoded``, ``Interpolation`` or
+``getvalue``, or a name annotated with ``TagFunction``.
+
+This rule runs on every file (a module defining tags may have no tag string);
+a regular expression decides first whether the file has such a name at all.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from typing import Iterator
+
+from tagstr_flake8._rules import FileContext, Report, rule
+
+_PREFIXES = ["r", "u", "f", "b", "br", "rb", "fr", "rf"]
+if sys.version_info >= (3, 14):  # pragma: >=3.14 cover
+    _PREFIXES += ["t", "tr", "rt"]
+PREFIXES = frozenset(_PREFIXES)
+_ALT = "|".join(sorted(PREFIXES, key=len, reverse=True))
+_CANDIDATE = re.compile(
+    rf"(?i:\b(?:def|class)[ \t]+(?:{_ALT})\b|(?<![\w.])(?:{_ALT})[ \t]*(?::[^=\n]*)?=[^=])"
+)
+_EVIDENCE = frozenset(["Decoded", "Interpolation", "getvalue", "TagFunction"])
+
+
+def _mentions_tag_types(node: ast.AST) -> bool:
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and sub.id in _EVIDENCE:
+            return True
+        if isinstance(sub, ast.Attribute) and sub.attr in _EVIDENCE:
+            return True
+    return False
+
+
+def _is_tag_function(node: ast.AST) -> bool:
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        return node.args.vararg is not None and _mentions_tag_types(node)
+    if isinstance(node, ast.ClassDef):
+        return any(
+            isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and item.name == "__call__"
+            and _is_tag_function(item)
+            for item in node.body
+        )
+    return False
+
+
+def _is_prefix(name: str) -> bool:
+    return name.lower() in PREFIXES
+
+
+@rule("TAG003", standard_files=True)
+def check_tag003(ctx: FileContext) -> Iterator[Report]:
+    if _CANDIDATE.search(ctx.text) is None:
+        return
+    for node in ast.walk(ctx.tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if _is_prefix(node.name) and _is_tag_function(node):
+                yield Report(node.lineno, node.col_offset, "TAG003", (node.name, node.name))
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            tagged = (node.value is not None and _is_tag_function(node.value)) or (
+                isinstance(node, ast.AnnAssign) and _mentions_tag_types(node.annotation)
+            )
+            if not tagged:
+                continue
+            for target in targets:
+                if isinstance(target, ast.Name) and _is_prefix(target.id):
+                    yield Report(target.lineno, target.col_offset, "TAG003", (target.id, target.id))

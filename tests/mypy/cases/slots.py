@@ -1,0 +1,29 @@
+"""Per-slot value types: Interpolation[T] in the tag's signature (SPEC 6)."""
+from typing import TypeVar
+
+from tagstr_runtime import Decoded, Interpolation
+
+T = TypeVar("T", int, str)
+
+
+def sql(*args: Decoded | Interpolation[int | str]) -> str:
+    return ""
+
+
+def ints(*args: Decoded | Interpolation[int]) -> str:
+    return ""
+
+
+def constrained(*args: Decoded | Interpolation[T]) -> T:
+    raise NotImplementedError
+
+
+n = 1
+s = "x"
+f = 1.5
+ok = sql"SELECT {n}, {s}"
+bad = sql"SELECT {n}, {f}, {[n]}"  # E:24: Interpolation "{f}" has type "float"; tag "sql" accepts "int | str"  [tagstr-interpolation]  # E:29: Interpolation "{[n]}" has type "list[int]"; tag "sql" accepts "int | str"  [tagstr-interpolation]
+two = ints"{n} {s.upper()}"  # E:17: Interpolation "{s.upper()}" has type "str"; tag "ints" accepts "int"  [tagstr-interpolation]
+reveal_type(constrained"{n}")  # N:13: Revealed type is "int"
+mixed = constrained"{1.5}"  # E:22: Interpolation "{1.5}" has type "float"; tag "constrained" accepts "T"  [tagstr-interpolation]
+ignored = ints"{s}"  # type: ignore[tagstr-interpolation]

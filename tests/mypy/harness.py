@@ -1,0 +1,86 @@
+"""Run real mypy (with the plugin) and compare with expectations written in case files.
+
+A case file is plain Python whose lines may end with expectations::
+
+    x = html"{n.foo}"  # E:11: "int" has no attribute "foo"  [attr-defined]
+    reveal_type(x)     # N:13: Revealed type is "str"
+
+``E``/``N``/``W`` is the severity, then the 1-based column mypy prints with
+``--show-column-numbers``, then the message and code exactly as mypy prints
+them.  Several expectations on one line are separate ``# E:`` comments.  An
+expectation for another line is written ``# E@LINE:COL: ...``.  A line with
+no expectation must get no diagnostic.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import NamedTuple
+
+HERE = Path(__file__).parent
+CASES = HERE / "cases"
+SEVERITY = {"E": "error", "N": "note", "W": "warning"}
+_EXPECT = re.compile(r"#\s*([ENW])(?:@(\d+))?:(\d+):\s(.*?)(?=\s+#\s*[ENW](?:@\d+)?:\d+:\s|$)")
+
+
+class Diagnostic(NamedTuple):
+    file: str
+    line: int
+    column: int  # 1-based, as mypy prints it
+    severity: str
+    message: str  # with the code appended as mypy prints it: "msg  [code]"
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}: {self.severity}: {self.message}"
+
+
+def expectations(path: Path) -> list[Diagnostic]:
+    found = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        for sev, at, col, message in _EXPECT.findall(line):
+            found.append(
+                Diagnostic(path.name, int(at) if at else number, int(col), SEVERITY[sev], message.strip())
+            )
+    return sorted(found)
+
+
+def run_mypy(
+    *args: str, cwd: Path, env: dict[str, str] | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    """``python -m mypy ARGS`` with the plugin enabled by ``cwd``'s config (if any)."""
+    full_env = {**os.environ, **(env or {})}
+    full_env.pop("MYPYPATH", None)
+    return subprocess.run(
+        [sys.executable, "-m", "mypy", *args],
+        cwd=cwd, env=full_env, capture_output=True, text=True, timeout=timeout,
+    )
+
+
+def diagnostics(proc: subprocess.CompletedProcess[str]) -> list[Diagnostic]:
+    """Parse ``--output json`` (one object per line); fail on crashes."""
+    assert "INTERNAL ERROR" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr, proc.stderr
+    found = []
+    for line in proc.stdout.splitlines():
+        if not line.startswith("{"):
+            continue
+        item = json.loads(line)
+        message = item["message"]
+        if item.get("code") and item["severity"] != "note":
+            message += f"  [{item['code']}]"
+        found.append(
+            Diagnostic(Path(item["file"]).name, item["line"], item["column"] + 1,
+                       item["severity"], message)
+        )
+    return sorted(found)
+
+
+def write_config(directory: Path, extra: str = "") -> Path:
+    config = directory / "mypy.ini"
+    config.write_text(f"[mypy]\nplugins = tagstr_mypy\n{extra}", encoding="utf-8")
+    return config
