@@ -1,1 +1,17 @@
-"""flake8 plugin for tag strings (being written)."""
+"""flake8 support for tag strings: every check runs on files with tag strings, plus the TAG lints.
+
+Registered as the ``flake8.extension`` entry point ``TAG`` (no configuration
+needed).  Importing this package installs the hooks of ``_patch`` into
+flake8; see ``docs/flake8.md``.
+"""
+
+from __future__ import annotations
+
+from tagstr_flake8._patch import install as _install
+
+_install()
+
+from tagstr_flake8._checker import TagstrChecker  # noqa: E402  (after the hooks, on purpose)
+from tagstr_flake8._messages import MESSAGES, OFF_BY_DEFAULT  # noqa: E402
+
+__all__ = ["MESSAGES", "OFF_BY_DEFAULT", "TagstrChecker"]

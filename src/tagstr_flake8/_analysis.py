@@ -58,10 +58,37 @@ def analyse(lines: list[str], filename: str, standard_error: SyntaxError) -> Tag
     try:
         desugaring = Desugaring(text, filename, emit_warnings=False, standard_error=standard_error)
     except TagSyntaxError as exc:
-        # A plain SyntaxError: flake8 prints the type's name ("E999 SyntaxError: ..."),
-        # and the position tuple is the one CPython's errors carry.
-        raise SyntaxError(*exc.args) from None
+        raise for_flake8(exc) from None
     return TagFile(desugaring, lines)
+
+
+def _flake8_column_shift() -> int:
+    """What flake8 adds to ``SyntaxError.offset`` before its +1 for display (0 in flake8 7)."""
+    from flake8.checker import FileChecker
+
+    probe = SyntaxError("probe", ("<probe>", 1, 5, "12345678\n", 1, 6))
+    return FileChecker._extract_syntax_information(probe)[1] - 5
+
+
+def for_flake8(exc: TagSyntaxError) -> SyntaxError:
+    """The ``SyntaxError`` that flake8 reports as E999 at the error's exact 1-based column.
+
+    flake8 7 prints ``SyntaxError.offset`` (already 1-based) plus one, so its
+    E999 for CPython's own errors lands one column right of the offending
+    character.  Tag-string errors are ours: their offset is shifted so that
+    the E999 column and the ``--show-source`` caret are exact (characters, as
+    CPython counts them, so non-ASCII lines come out right).  The type is a
+    plain ``SyntaxError``: flake8 prints its name ("E999 SyntaxError: ...").
+    """
+    filename, lineno, offset, text, end_lineno, end_offset = (
+        exc.filename, exc.lineno, exc.offset, exc.text, exc.end_lineno, exc.end_offset
+    )
+    if offset is not None:
+        offset = offset - 1 - _COLUMN_SHIFT
+    return SyntaxError(exc.msg, (filename, lineno, offset, text, end_lineno, end_offset))
+
+
+_COLUMN_SHIFT = _flake8_column_shift()
 
 
 class Interp(NamedTuple):
@@ -231,6 +258,19 @@ class TagFile:
         )
 
 
+    @cached_property
+    def lambda_reads(self) -> frozenset[tuple[int, int]]:
+        """(line, byte column) of every name an interpolation's lambda reads."""
+        return frozenset(
+            (node.lineno, node.col_offset)
+            for call in self.calls.values()
+            for arg in call.args
+            if isinstance(arg, ast.Tuple) and isinstance(arg.elts[0], ast.Lambda)
+            for node in walk_interpolation(self, arg.elts[0])
+            if isinstance(node, ast.Name)
+        )
+
+
 def _is_prologue(stmt: ast.stmt) -> bool:
     if isinstance(stmt, ast.ImportFrom):
         return stmt.module == "tagstr_runtime._rt" and any(a.asname == TABLE_NAME for a in stmt.names)
@@ -253,7 +293,7 @@ def mask_text(text: str, tags: tuple[TagString, ...]) -> str:
     single-quoted tag string whose fields span lines keeps its lines through
     backslash continuations (``"xx\\``); if a field holds an empty line, which
     no single-quoted literal can, it becomes a triple-quoted literal without
-    the name (``"""xx...xx"""``).
+    the name (three double quotes, x characters, three double quotes).
     """
     out: list[str] = []
     pos = 0

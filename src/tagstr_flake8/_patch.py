@@ -34,11 +34,16 @@ from flake8 import processor as _processor
 
 from tagstr_flake8._analysis import TagFile, analyse
 
-__all__ = ["TAGFILE_ATTRIBUTE", "install", "tagfile_of"]
+__all__ = ["CLOSURE_CODES", "TAGFILE_ATTRIBUTE", "install", "tagfile_of"]
 
 LOG = logging.getLogger(__name__)
 TAGFILE_ATTRIBUTE = "_tagstr_file"  # on the FileProcessor and on the tree it built
 _MARK = "_tagstr_wrapped"
+# Codes other plugins report at a *user* name because of the closure the
+# desugaring generates for an interpolation: bugbear's "function definition
+# does not bind loop variable".  Where the closure is an interpolation's, the
+# TAG rule for that hazard (TAG006) reports it in tag-string terms instead.
+CLOSURE_CODES = frozenset(["B023"])
 
 
 def tagfile_of(obj: object) -> TagFile | None:
@@ -136,11 +141,18 @@ def _make_run_ast_checks(original: Callable[[Any], Any]) -> Callable[[Any], Any]
         if tagfile is None:
             return
         generated = tagfile.generated_positions
-        self.results[start:] = [
-            result
-            for result in self.results[start:]
-            if result[0].startswith("TAG") or (result[1], result[2]) not in generated
-        ]
+        kept = []
+        for result in self.results[start:]:
+            code, where = result[0], (result[1], result[2])
+            if code.startswith("TAG"):
+                kept.append(result)
+            elif where in generated:
+                continue
+            elif code in CLOSURE_CODES and where in tagfile.lambda_reads:
+                continue
+            else:
+                kept.append(result)
+        self.results[start:] = kept
 
     return run_ast_checks
 

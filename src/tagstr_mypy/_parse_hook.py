@@ -41,6 +41,8 @@ _lock = threading.Lock()
 _options: Any = None
 _native_parse: Callable[..., Any] | None = None
 _ast_parse: Callable[..., ast.AST] = ast.parse
+#: count columns in characters in the stdlib-ast path (set in parallel workers)
+_char_columns = False
 
 
 def install(options: Any) -> None:
@@ -81,8 +83,10 @@ def use_stdlib_parser_in_worker(options: Any) -> None:
     """
     main = sys.modules.get("__main__")
     spec = getattr(main, "__spec__", None)
-    if spec is not None and spec.name.startswith("mypy.build_worker"):
+    if spec is not None and spec.name.startswith("mypy.build_worker") and options.native_parser:
+        global _char_columns
         options.native_parser = False
+        _char_columns = True  # columns as the native parser would count them
 
 
 # -- native parser ------------------------------------------------------------------
@@ -91,7 +95,14 @@ def use_stdlib_parser_in_worker(options: Any) -> None:
 def _parse_native(fnam: str, source: str | bytes | None = None, *args: Any, **kwargs: Any) -> Any:
     assert _native_parse is not None
     result = _native_parse(fnam, source, *args, **kwargs)
-    if not result[1] or fnam.endswith(".pyi"):
+    if fnam.endswith(".pyi"):
+        return result
+    if not result[1] and not (
+        # the native parser reads t"..." as a template string for every target;
+        # before 3.14 it is a tag string (SPEC 1.4)
+        result[4].get("uses_template_strings")
+        and tuple(kwargs.get("python_version") or sys.version_info[:2]) < (3, 14)
+    ):
         return result
     try:
         return _tag_strings_native(result, fnam, source, args, kwargs)
@@ -203,7 +214,7 @@ def _parse_stdlib(
     version = (3, feature) if isinstance(feature, int) else sys.version_info[:2]
     try:
         text = decode_source(source)
-        built = checker_tree(text, filename, version, char_columns=False)
+        built = checker_tree(text, filename, version, char_columns=_char_columns)
     except TagSyntaxError as exc:
         # mypy's stdlib-ast parser reports SyntaxError.offset as a 0-based column
         shifted = TagSyntaxError(

@@ -1,0 +1,72 @@
+"""``TagstrChecker``: the flake8 AST plugin (code prefix ``TAG``) that runs the TAG rules."""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import logging
+import os
+from typing import Any, ClassVar, Iterator
+
+from tagstr_runtime import __version__
+
+from tagstr_flake8._messages import MESSAGES, OFF_BY_DEFAULT, format_message
+from tagstr_flake8._patch import tagfile_of
+from tagstr_flake8._rules import FileContext, load_rules
+
+__all__ = ["TagstrChecker"]
+
+LOG = logging.getLogger(__name__)
+# Our own tests set it (tox.ini / conftest): a rule that raises fails the test
+# instead of being logged and skipped.
+STRICT = os.environ.get("TAGSTR_STRICT") == "1"
+
+
+class TagstrChecker:
+    """Reports the TAG codes; the hooks of ``_patch`` make every other check see tag strings."""
+
+    name = "tagstr_flake8"
+    version = __version__
+    # Codes a rule runs for: parse_options narrows it to what the options select.
+    enabled: ClassVar[frozenset[str]] = frozenset(MESSAGES) - frozenset(OFF_BY_DEFAULT)
+
+    def __init__(self, tree: ast.AST, lines: list[str]) -> None:
+        self.tree = tree
+        self.lines = lines
+
+    @classmethod
+    def add_options(cls, option_manager: Any) -> None:
+        option_manager.extend_default_ignore(list(OFF_BY_DEFAULT))
+
+    @classmethod
+    def parse_options(cls, options: argparse.Namespace) -> None:
+        """Run only the rules whose code the options select (cheaper, and no libcst for nothing)."""
+        try:
+            from flake8.style_guide import Decision, DecisionEngine
+
+            engine = DecisionEngine(options)
+            cls.enabled = frozenset(
+                code for code in MESSAGES if engine.decision_for(code) is Decision.Selected
+            )
+        except Exception:  # an unexpected flake8: run everything, flake8 filters the output
+            LOG.debug("tagstr_flake8: cannot compute the selected codes", exc_info=True)
+            cls.enabled = frozenset(MESSAGES)
+
+    def run(self) -> Iterator[tuple[int, int, str, type[Any]]]:
+        tagfile = tagfile_of(self.tree)
+        enabled = self.enabled
+        context: FileContext | None = None
+        for rule in load_rules():
+            if rule.code not in enabled or (tagfile is None and not rule.standard_files):
+                continue
+            if context is None:
+                context = FileContext(self.tree, self.lines, tagfile, enabled)
+            try:
+                reports = list(rule.check(context))
+            except Exception:
+                if STRICT:
+                    raise
+                LOG.exception("tagstr_flake8: rule %s failed", rule.code)
+                continue
+            for report in reports:
+                yield report.line, report.col, format_message(report.code, report.args), type(self)

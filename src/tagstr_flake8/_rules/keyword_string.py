@@ -1,0 +1,48 @@
+"""TAG008 (off by default): a keyword immediately followed by a string (``return"x"``).
+
+It reads like a tag string named ``return`` but is the keyword and a plain
+string (SPEC 1.3 keeps every valid keyword+string form standard).  A regular
+expression finds candidates; the tokenizer confirms them (so strings and
+comments that merely contain ``return"`` are not reported).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from typing import Iterator
+
+from tagstr_runtime._parser import _KEYWORDS_BEFORE_STRING
+
+from tagstr_flake8._rules import FileContext, Report, rule
+
+_CANDIDATE = re.compile(
+    r"(?<![\w.])(?:" + "|".join(sorted(_KEYWORDS_BEFORE_STRING)) + r")(?=['\"])"
+)
+_STRING_STARTS = frozenset(
+    getattr(tokenize, name) for name in ("STRING", "FSTRING_START", "TSTRING_START") if hasattr(tokenize, name)
+)
+
+
+@rule("TAG008", standard_files=True)
+def check_tag008(ctx: FileContext) -> Iterator[Report]:
+    if _CANDIDATE.search(ctx.text) is None:
+        return
+    lines = ctx.lines
+    if ctx.tagfile is not None and ctx.tagfile.masked_lines is not None:
+        lines = ctx.tagfile.masked_lines
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO("".join(lines)).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return
+    for token, following in zip(tokens, tokens[1:]):
+        if (
+            token.type == tokenize.NAME
+            and token.string in _KEYWORDS_BEFORE_STRING
+            and following.type in _STRING_STARTS
+            and following.start == token.end
+        ):
+            line, col = token.start
+            col_byte = len(ctx.lines[line - 1][:col].encode("utf-8"))
+            yield Report(line, col_byte, "TAG008", (token.string,))

@@ -1,0 +1,8 @@
+"""TAG002: \N{ starts an interpolation in a tag string."""
+from tags import sym
+
+SPACE = " "
+a = sym"\N{SPACE} item"  # TAG002:9
+b = sym"\N{{BULLET}} item"
+c = sym"\\N{SPACE}"
+d = sym"x {a} \N{ SPACE }"  # TAG002:15
