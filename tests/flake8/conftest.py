@@ -1,0 +1,23 @@
+"""The flake8 plugin tests run the real flake8 in a subprocess, with the plugin installed.
+
+The plugin must be installed (its ``flake8.extension`` entry point registered),
+as in tox's envs or an editable install; the tests are skipped otherwise.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import entry_points
+
+import pytest
+
+pytest.importorskip("flake8")
+
+collect_ignore_glob = ["examples/*"]
+
+
+def _plugin_registered() -> bool:
+    return any(ep.name == "TAG" for ep in entry_points(group="flake8.extension"))
+
+
+if not _plugin_registered():  # pragma: no cover
+    pytest.skip("tagstr_flake8 is not installed (no flake8.extension entry point)", allow_module_level=True)

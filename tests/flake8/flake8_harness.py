@@ -1,0 +1,76 @@
+"""Helpers of the flake8 plugin tests: run the real flake8 in a subprocess, read expectations."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import NamedTuple
+
+__all__ = ["EXAMPLES", "Hit", "Run", "expectations", "flake8", "options"]
+
+EXAMPLES = Path(__file__).parent / "examples"
+FORMAT = "%(path)s|%(row)d|%(col)d|%(code)s|%(text)s"
+# Rules that raise fail the run instead of being logged and skipped.
+ENV = {**os.environ, "TAGSTR_STRICT": "1", "PYTHONWARNINGS": "ignore"}
+
+
+class Hit(NamedTuple):
+    path: str
+    row: int
+    col: int
+    code: str
+    text: str
+
+
+class Run(NamedTuple):
+    hits: list[Hit]
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def flake8(args: list[str], *, stdin: str | None = None, cwd: Path | None = None,
+           python: list[str] | None = None) -> Run:
+    """Run the real flake8 (``python -m flake8`` of this interpreter) and parse its output."""
+    command = [*(python or [sys.executable, "-m", "flake8"]), f"--format={FORMAT}", "--isolated", *args]
+    proc = subprocess.run(
+        command, input=stdin, capture_output=True, text=True, cwd=cwd, env=ENV, timeout=300,
+        encoding="utf-8",
+    )
+    hits = []
+    for line in proc.stdout.splitlines():
+        path, row, col, code, text = line.split("|", 4)
+        hits.append(Hit(path, int(row), int(col), code, text))
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode in (0, 1), (proc.returncode, proc.stderr)
+    return Run(hits, proc.returncode, proc.stdout, proc.stderr)
+
+
+_EXPECT = re.compile(r"#\s*(?:@([-+]\d+)\s+)?((?:[A-Z]+\d+:\d+\s*)+)$")
+_ITEM = re.compile(r"([A-Z]+\d+):(\d+)")
+_OPTIONS = re.compile(r"#\s*OPTIONS:\s*(.*)$")
+
+
+def expectations(path: Path) -> set[tuple[int, int, str]]:
+    """``(row, col, code)`` from trailing ``# CODE:col`` comments (``# @-1 CODE:col``: another line).
+
+    Columns are flake8's printed, 1-based ones.
+    """
+    found = set()
+    for row, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        match = _EXPECT.search(line)
+        if match is None:
+            continue
+        target = row + int(match.group(1) or 0)
+        for code, col in _ITEM.findall(match.group(2)):
+            found.add((target, int(col), code))
+    return found
+
+
+def options(path: Path) -> list[str]:
+    first = path.read_text(encoding="utf-8").split("\n", 1)[0]
+    match = _OPTIONS.match(first)
+    return match.group(1).split() if match else []

@@ -1,0 +1,122 @@
+"""The example files, run through real flake8 with the plugin: codes and columns as annotated.
+
+Each ``examples/*.py`` carries its expected diagnostics as trailing
+``# CODE:col`` comments (every plugin's codes: F, E, W, B, C and TAG); no
+comment, no diagnostic, so anything spurious fails.  A first line
+``# OPTIONS: ...`` gives the file its own flake8 options; a ``_lt314`` suffix
+skips the file on Python 3.14+ (there ``t"..."`` is a t-string).  Files are
+batched: one flake8 process per distinct set of options.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import defaultdict
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from tagstr_flake8 import OFF_BY_DEFAULT
+
+from flake8_harness import EXAMPLES, expectations, flake8, options
+
+pytestmark = pytest.mark.subprocess
+
+try:
+    import bugbear  # noqa: F401
+except ImportError:  # pragma: no cover
+    HAVE_BUGBEAR = False
+else:
+    HAVE_BUGBEAR = True
+
+FILES = sorted(
+    p for p in EXAMPLES.glob("*.py") if not (p.stem.endswith("_lt314") and sys.version_info >= (3, 14))
+)
+
+
+@cache
+def results(group: tuple[str, ...], mode: str = "files") -> dict[str, set[tuple[int, int, str]]]:
+    """flake8's hits for every example of an options group, per file name."""
+    files = [p for p in FILES if tuple(options(p)) == group]
+    args = [*group]
+    if mode == "jobs":
+        args += ["--jobs=2"]
+    run = flake8([*args, *(p.name for p in files)], cwd=EXAMPLES)
+    found: dict[str, set[tuple[int, int, str]]] = defaultdict(set)
+    for hit in run.hits:
+        found[hit.path.removeprefix("./")].add((hit.row, hit.col, hit.code))
+    return found
+
+
+def expected(path: Path) -> set[tuple[int, int, str]]:
+    wanted = expectations(path)
+    if not HAVE_BUGBEAR:  # pragma: no cover
+        wanted = {w for w in wanted if not w[2].startswith("B")}
+    return wanted
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_example(path: Path) -> None:
+    assert results(tuple(options(path)))[path.name] == expected(path)
+
+
+@pytest.mark.parametrize("path", [p for p in FILES if options(p)], ids=lambda p: p.stem)
+def test_off_by_default(path: Path) -> None:
+    """Without its options, a file of an off-by-default rule reports none of those codes."""
+    plain = flake8_plain(path)
+    assert not {hit for hit in plain if hit[2] in OFF_BY_DEFAULT}
+    assert {w for w in expected(path) if w[2] not in OFF_BY_DEFAULT} <= plain
+
+
+@cache
+def _plain_all() -> dict[str, set[tuple[int, int, str]]]:
+    files = [p.name for p in FILES if options(p)]
+    run = flake8(files, cwd=EXAMPLES)
+    found: dict[str, set[tuple[int, int, str]]] = defaultdict(set)
+    for hit in run.hits:
+        found[hit.path.removeprefix("./")].add((hit.row, hit.col, hit.code))
+    return found
+
+
+def flake8_plain(path: Path) -> set[tuple[int, int, str]]:
+    return _plain_all()[path.name]
+
+
+def test_jobs_2_same_as_serial() -> None:
+    """``--jobs 2`` (forked workers import the plugin too) gives the same results."""
+    assert results((), "jobs") == results(())
+
+
+def test_spawned_workers() -> None:
+    """Workers started with ``spawn`` import the plugin themselves (as on macOS and Windows)."""
+    files = [p.name for p in FILES if not options(p)]
+    code = (
+        "import multiprocessing as mp, sys\n"
+        "mp.set_start_method('spawn')\n"
+        "from flake8.main.cli import main\n"
+        "main(sys.argv[1:])\n"
+    )
+    run = flake8(["--jobs=2", *files], cwd=EXAMPLES, python=[sys.executable, "-c", code])
+    found: dict[str, set[tuple[int, int, str]]] = defaultdict(set)
+    for hit in run.hits:
+        found[hit.path.removeprefix("./")].add((hit.row, hit.col, hit.code))
+    assert found == results(())
+
+
+@pytest.mark.parametrize("name", ["nonascii.py", "noqa.py", "pycodestyle_checks.py", "basics.py"])
+def test_stdin(name: str) -> None:
+    """``flake8 - --stdin-display-name F`` works on the lines given, never the file on disk."""
+    text = (EXAMPLES / name).read_text(encoding="utf-8")
+    # run where the file does not exist: nothing can be read from disk
+    run = flake8(["-", f"--stdin-display-name={name}"], stdin=text, cwd=EXAMPLES.parent)
+    assert {hit.path for hit in run.hits} <= {name}
+    assert {(h.row, h.col, h.code) for h in run.hits} == expected(EXAMPLES / name)
+
+
+def test_expectations_are_read() -> None:
+    """The harness itself: every example that should report something has expectations."""
+    assert expectations(EXAMPLES / "basics.py") >= {(3, 1, "F401"), (10, 5, "F841")}
+    assert (6, 23, "W291") not in expectations(EXAMPLES / "pycodestyle_checks.py")
+    assert all(expected(p) for p in FILES if p.stem.startswith("tag0") and "shadowed" not in p.stem)
+
