@@ -49,6 +49,11 @@ from tagstr_mypy._errorcodes import fail_interpolation, fail_not_callable, fail_
 
 __all__ = ["TAG_CALL", "tag_call_callback"]
 
+NOT_CALLABLE: Final = "not callable"
+NOT_A_TAG: Final = "not a tag function"
+# id(tag type) -> (the type, its verdict): a module calls the same tag many times
+_VERDICTS: dict[int, tuple[ProperType, str | None]] = {}
+
 CHECKER: Final = "tagstr_runtime._checker"
 TAG_CALL: Final = f"{CHECKER}.tag_call"
 INTERPOLATION: Final = "tagstr_runtime._types.Interpolation"
@@ -91,24 +96,51 @@ class TagCall:
         self.arg_types = arg_types
 
     def check(self) -> Type:
-        api = self.api
-        function = api.named_type("builtins.function")
-        any_type = AnyType(TypeOfAny.special_form)
-        anything = CallableType(
-            [any_type, any_type], [ARG_STAR, ARG_STAR2], [None, None], any_type, function,
-            is_ellipsis_args=True,
-        )
-        described = format_type(self.tag_type, api.options)
-        if not is_subtype(self.tag_type, anything):
-            fail_not_callable(api, self.tag_expr, self.name, described)
+        verdict = self.verdict()
+        if verdict is not None:
+            fail = fail_not_callable if verdict == NOT_CALLABLE else fail_signature
+            fail(self.api, self.tag_expr, self.name, format_type(self.tag_type, self.api.options))
             return AnyType(TypeOfAny.from_error)
-        if not is_subtype(self.tag_type, self.tag_function()):
-            fail_signature(api, self.tag_expr, self.name, described)
-            return AnyType(TypeOfAny.from_error)
+        fast = self.direct_result()
+        if fast is not None:
+            return fast
         result, failed = self.call(self.arg_types)
         if failed:
             self.report_slots()
         return result
+
+    def verdict(self) -> str | None:
+        """NOT_CALLABLE, NOT_A_TAG or None (a tag function): once per tag type object."""
+        key = id(self.tag_type)
+        cached = _VERDICTS.get(key)
+        if cached is not None and cached[0] is self.tag_type:
+            return cached[1]
+        any_type = AnyType(TypeOfAny.special_form)
+        anything = CallableType(
+            [any_type, any_type], [ARG_STAR, ARG_STAR2], [None, None], any_type,
+            self.api.named_type("builtins.function"), is_ellipsis_args=True,
+        )
+        verdict = None
+        if not is_subtype(self.tag_type, anything):
+            verdict = NOT_CALLABLE
+        elif not is_subtype(self.tag_type, self.tag_function()):
+            verdict = NOT_A_TAG
+        if len(_VERDICTS) > 4096:
+            _VERDICTS.clear()
+        _VERDICTS[key] = (self.tag_type, verdict)
+        return verdict
+
+    def direct_result(self) -> Type | None:
+        """The common case without inference: a plain (non-generic) function whose
+        parameters accept every argument as it is."""
+        tag = self.tag_type
+        if not isinstance(tag, CallableType) or tag.variables or tag.is_type_obj():
+            return None
+        for index, typ in enumerate(self.arg_types):
+            formal = formal_at(tag, index)
+            if formal is None or not is_subtype(typ, formal):
+                return None
+        return tag.ret_type
 
     def tag_function(self) -> Type:
         """``def (*args: Decoded | Interpolation[Any]) -> Any``: the PEP's TagFunction."""

@@ -15,6 +15,7 @@ Nothing here lexes: the runtime's parser found the tag strings.
 from __future__ import annotations
 
 import ast
+import re
 from typing import NamedTuple
 
 from tagstr_runtime._desugar import Desugaring, _prologue_index
@@ -62,11 +63,7 @@ def checker_tree(
     tree = desugaring.tree
     assert isinstance(tree, ast.Module)
     _retarget(tree, desugaring)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FormattedValue):
-            # mypy's converter moves a field's expression to the field's own
-            # position; its native parser keeps the expression's: keep that
-            ast.copy_location(node, node.value)
+    _fields_at_their_expressions(tree, desugaring)
     if char_columns and not text.isascii():
         _to_char_columns(tree, desugaring.source)
     return CheckerTree(tree, desugaring)
@@ -94,6 +91,35 @@ def _retarget(tree: ast.Module, desugaring: Desugaring) -> None:
         ast.copy_location(func, call)
         call.args.insert(0, call.func)
         call.func = func
+
+
+# an f-string prefix before a quote, as written in code outside tag strings
+_FSTRING_PREFIX = re.compile(r"(?<![\w])(?:[rR]?[fF]|[fF][rR])['\"]")
+
+
+def _fields_at_their_expressions(tree: ast.Module, desugaring: Desugaring) -> None:
+    """Give each f-string field the position of its expression.
+
+    mypy's stdlib-``ast`` converter moves a field's expression to the field's
+    position; its native parser keeps the expression's own, which is right.
+    Format specs of interpolations are f-strings we generate; user f-strings
+    elsewhere are walked only when the text has an f-string prefix at all.
+    """
+    placeholder = desugaring.placeholder or ""
+    if _FSTRING_PREFIX.search(placeholder):
+        roots: list[ast.AST] = [tree]
+    else:
+        roots = []
+        for call in desugaring.generator.generated.values():
+            for arg in call.args:
+                if isinstance(arg, ast.Call) and arg.args and isinstance(arg.args[0], ast.Tuple):
+                    spec = arg.args[0].elts[-1]
+                    if isinstance(spec, ast.JoinedStr):
+                        roots.append(spec)
+    for root in roots:
+        for node in ast.walk(root):
+            if isinstance(node, ast.FormattedValue):
+                ast.copy_location(node, node.value)
 
 
 def _to_char_columns(tree: ast.Module, source: SourceText) -> None:

@@ -42,8 +42,9 @@ def flake8(args: list[str], *, stdin: str | None = None, cwd: Path | None = None
     )
     hits = []
     for line in proc.stdout.splitlines():
-        path, row, col, code, text = line.split("|", 4)
-        hits.append(Hit(path, int(row), int(col), code, text))
+        fields = line.split("|", 4)
+        if len(fields) == 5 and fields[1].isdigit():  # not a --show-source line
+            hits.append(Hit(fields[0], int(fields[1]), int(fields[2]), fields[3], fields[4]))
     assert "Traceback" not in proc.stderr, proc.stderr
     assert proc.returncode in (0, 1), (proc.returncode, proc.stderr)
     return Run(hits, proc.returncode, proc.stdout, proc.stderr)

@@ -19,7 +19,7 @@ import pytest
 
 from tagstr_flake8 import OFF_BY_DEFAULT
 
-from flake8_harness import EXAMPLES, expectations, flake8, options
+from flake8_harness import EXAMPLES, Hit, expectations, flake8, options
 
 pytestmark = pytest.mark.subprocess
 
@@ -35,6 +35,13 @@ FILES = sorted(
 )
 
 
+def by_file(hits: list[Hit]) -> dict[str, set[tuple[int, int, str]]]:
+    found: dict[str, set[tuple[int, int, str]]] = defaultdict(set)
+    for hit in hits:
+        found[hit.path.removeprefix("./")].add((hit.row, hit.col, hit.code))
+    return dict(found)
+
+
 @cache
 def results(group: tuple[str, ...], mode: str = "files") -> dict[str, set[tuple[int, int, str]]]:
     """flake8's hits for every example of an options group, per file name."""
@@ -43,10 +50,7 @@ def results(group: tuple[str, ...], mode: str = "files") -> dict[str, set[tuple[
     if mode == "jobs":
         args += ["--jobs=2"]
     run = flake8([*args, *(p.name for p in files)], cwd=EXAMPLES)
-    found: dict[str, set[tuple[int, int, str]]] = defaultdict(set)
-    for hit in run.hits:
-        found[hit.path.removeprefix("./")].add((hit.row, hit.col, hit.code))
-    return found
+    return by_file(run.hits)
 
 
 def expected(path: Path) -> set[tuple[int, int, str]]:
@@ -58,10 +62,13 @@ def expected(path: Path) -> set[tuple[int, int, str]]:
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
 def test_example(path: Path) -> None:
-    assert results(tuple(options(path)))[path.name] == expected(path)
+    assert results(tuple(options(path))).get(path.name, set()) == expected(path)
 
 
-@pytest.mark.parametrize("path", [p for p in FILES if options(p)], ids=lambda p: p.stem)
+OFF_FILES = [p for p in FILES if any(code in " ".join(options(p)) for code in OFF_BY_DEFAULT)]
+
+
+@pytest.mark.parametrize("path", OFF_FILES, ids=lambda p: p.stem)
 def test_off_by_default(path: Path) -> None:
     """Without its options, a file of an off-by-default rule reports none of those codes."""
     plain = flake8_plain(path)
@@ -71,16 +78,12 @@ def test_off_by_default(path: Path) -> None:
 
 @cache
 def _plain_all() -> dict[str, set[tuple[int, int, str]]]:
-    files = [p.name for p in FILES if options(p)]
-    run = flake8(files, cwd=EXAMPLES)
-    found: dict[str, set[tuple[int, int, str]]] = defaultdict(set)
-    for hit in run.hits:
-        found[hit.path.removeprefix("./")].add((hit.row, hit.col, hit.code))
-    return found
+    run = flake8([p.name for p in OFF_FILES], cwd=EXAMPLES)
+    return by_file(run.hits)
 
 
 def flake8_plain(path: Path) -> set[tuple[int, int, str]]:
-    return _plain_all()[path.name]
+    return _plain_all().get(path.name, set())
 
 
 def test_jobs_2_same_as_serial() -> None:
@@ -98,10 +101,7 @@ def test_spawned_workers() -> None:
         "main(sys.argv[1:])\n"
     )
     run = flake8(["--jobs=2", *files], cwd=EXAMPLES, python=[sys.executable, "-c", code])
-    found: dict[str, set[tuple[int, int, str]]] = defaultdict(set)
-    for hit in run.hits:
-        found[hit.path.removeprefix("./")].add((hit.row, hit.col, hit.code))
-    assert found == results(())
+    assert by_file(run.hits) == results(())
 
 
 @pytest.mark.parametrize("name", ["nonascii.py", "noqa.py", "pycodestyle_checks.py", "basics.py"])
@@ -120,3 +120,17 @@ def test_expectations_are_read() -> None:
     assert (6, 23, "W291") not in expectations(EXAMPLES / "pycodestyle_checks.py")
     assert all(expected(p) for p in FILES if p.stem.startswith("tag0") and "shadowed" not in p.stem)
 
+
+
+def test_select_ignore_per_file_ignores() -> None:
+    """flake8's own selection applies to TAG codes and to the codes found inside tag strings."""
+    run = flake8(
+        ["--select=TAG,F821", "--extend-select=TAG006", "--ignore=TAG001",
+         "--per-file-ignores=tag005.py:TAG005", "tag001_lt314.py", "tag005.py", "tag006.py", "basics.py"],
+        cwd=EXAMPLES,
+    )
+    got = by_file(run.hits)
+    assert "tag001_lt314.py" not in got  # TAG001 ignored, nothing else there
+    assert {code for *_, code in got["tag005.py"]} == {"F821"}
+    assert {code for *_, code in got["tag006.py"]} == {"TAG006"}
+    assert {code for *_, code in got["basics.py"]} == {"F821"}

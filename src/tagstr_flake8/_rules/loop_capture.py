@@ -14,18 +14,29 @@ from __future__ import annotations
 import ast
 from typing import Iterator
 
+from tagstr_flake8._analysis import TagFile, TagSite
 from tagstr_flake8._rules import FileContext, Report, rule
 from tagstr_flake8._rules._common import (
     COMPREHENSIONS, in_body, in_same_scope, name_ids, name_positions, reads,
 )
 
 
-def _loop_targets(node: ast.AST, child: ast.AST) -> list[ast.AST]:
-    if isinstance(node, (ast.For, ast.AsyncFor)) and in_body(node, child):
-        return [node.target]
-    if isinstance(node, COMPREHENSIONS):
-        return [gen.target for gen in node.generators]
-    return []
+def _loop_targets(tagfile: TagFile, site: TagSite) -> list[ast.AST]:
+    """Targets of the loops around a tag string whose next iteration its value may see.
+
+    A loop left by a ``return`` of (an expression holding) the value is not
+    one of them: nothing iterates after it.
+    """
+    targets: list[ast.AST] = []
+    returned = False
+    for node, child in in_same_scope(tagfile, site):
+        if isinstance(node, ast.Return):
+            returned = True
+        elif isinstance(node, COMPREHENSIONS):
+            targets.extend(gen.target for gen in node.generators)
+        elif isinstance(node, (ast.For, ast.AsyncFor)) and in_body(node, child) and not returned:
+            targets.append(node.target)
+    return targets
 
 
 @rule("TAG006")
@@ -34,7 +45,7 @@ def check_tag006(ctx: FileContext) -> Iterator[Report]:
     assert tagfile is not None
     candidates: list[tuple[ast.Name, set[tuple[int, int]]]] = []
     for site in tagfile.sites():
-        targets = [t for node, child in in_same_scope(tagfile, site) for t in _loop_targets(node, child)]
+        targets = _loop_targets(tagfile, site)
         if not targets:
             continue
         ids = set().union(*(name_ids(t) for t in targets))

@@ -11,8 +11,8 @@ def page(user, unused_arg):
     return html"<h1>{title}</h1><p>{os.sep}{missing}</p>"  # F821:45
 
 
-def nested(rows, width):
-    return html"<ul>{html"<li>{rows[0]!r:>{width}}</li>"}{undefined}</ul>"  # F821:59
+def nested(rows, w):
+    return html"<ul>{html"<li>{rows[0]!r:>{w}}</li>"}{undefined}"  # F821:55
 
 
 def specs(value, w):

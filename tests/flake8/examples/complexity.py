@@ -5,7 +5,7 @@ from tags import html
 
 def simple(x, ys):
     if x:
-        return html"{x} {[y for y in ys if y]} {x if x else ys} {(lambda: x)()}"
+        return html"{[y for y in ys if y]} {x if x else ys} {(lambda: x)()}"
     return html"{ys}"
 
 

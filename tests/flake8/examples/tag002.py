@@ -1,4 +1,4 @@
-"""TAG002: \N{ starts an interpolation in a tag string."""
+"""TAG002: a backslash-N before a field starts an interpolation."""
 from tags import sym
 
 SPACE = " "

@@ -1,4 +1,4 @@
-"""TAG003: a tag function named like a string prefix can never be used as a tag."""
+"""TAG003: a tag function named like a string prefix is never a tag."""
 from tagstr_runtime import Decoded, Interpolation, TagFunction
 
 

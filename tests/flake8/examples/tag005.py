@@ -7,7 +7,7 @@ table = "fallback"
 class Users:
     table = "users"
     limit = 10
-    query = sql"SELECT * FROM {table} LIMIT {limit}"  # TAG005:32 TAG005:46 F821:46
+    query = sql"FROM {table} LIMIT {limit}"  # TAG005:23 TAG005:37 F821:37
     spec = sql"{__name__:{limit}}"
     inner = sql"{[limit for limit in range(3)]}"
 

@@ -1,5 +1,5 @@
 # OPTIONS: --extend-select TAG009
-"""TAG009: an interpolation reading the target of an enclosing with (off by default)."""
+"""TAG009: an interpolation reading a with target (off by default)."""
 from tags import lazy
 
 

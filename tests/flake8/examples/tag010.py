@@ -1,5 +1,5 @@
 # OPTIONS: --extend-select TAG010
-"""TAG010: an interpolation inside a with block holding a lock (off by default)."""
+"""TAG010: an interpolation in a with block holding a lock (off by default)."""
 from tags import lazy
 
 

@@ -1,0 +1,217 @@
+"""mypy with the tagstr plugin vs stock mypy, side by side in one run.
+
+    python benchmarks/bench_mypy.py [--quick] [--repeats N] [--codebase PATH] [--only a,b]
+
+(a) a large real typed codebase without tag strings, installed from PyPI
+    (``rich``, downloaded as a wheel with pip; or any package directory given
+    with ``--codebase``): cold ``mypy -p`` with the plugin enabled vs without.
+    Target: <= 1.03.
+(b) a generated corpus dense with tag strings, checked with the plugin, vs the
+    same corpus hand-desugared (``tagstr_runtime.desugar``: plain calls to the
+    tags with ``Decoded``/``Interpolation`` arguments) checked by stock mypy.
+    Target: <= 1.15.
+
+Every run is cold (a fresh cache directory). Variants alternate repeat by
+repeat, so drift on a busy machine hits both alike; the minimum and the median
+of the wall times are reported. Needs mypy (the ``mypy`` extra) in the running
+interpreter; the checkout's ``src/`` is put first on ``PYTHONPATH``. Prints a
+table, then ``BENCH_JSON {...}`` with every number.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SRC = REPO / "src"
+sys.path.insert(0, str(SRC))
+
+import tagstr_runtime  # noqa: E402
+
+TARGETS = {"a_codebase_ratio": 1.03, "b_dense_ratio": 1.15}
+
+TAGS_MODULE = '''\
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from tagstr_runtime import Decoded, Interpolation
+
+T = TypeVar("T")
+
+
+class HTML(str):
+    pass
+
+
+def html(*args: Decoded | Interpolation[str | int | HTML]) -> HTML:
+    return HTML("".join(str(a) for a in args))
+
+
+def sql(*args: Decoded | Interpolation[int | str | float | None]) -> tuple[str, list[Any]]:
+    return ("", [])
+
+
+def collect(*args: Decoded | Interpolation[T]) -> list[T]:
+    return []
+
+
+class Delayed:
+    def __init__(self, *args: Decoded | Interpolation) -> None:
+        self.args = args
+'''
+
+SHAPES = [
+    'html"<p>{user.name}</p>"',
+    'html"<a href=\'{url}\'>{user.name!r:>{width}}</a> {count}"',
+    'sql"SELECT * FROM t WHERE id = {user.id} AND name = {user.name}"',
+    'collect"{count} {count + 1} {len(items)}"',
+    'html"<ul>{html"<li>{user.name}</li>"}</ul>"',
+    'Delayed"lazy {user.id} {[i * 2 for i in items]}"',
+    'html"{ user.name = }"',
+    'sql"{score:.2f} {None}"',
+]
+
+
+def generate_corpus(root: Path, modules: int, functions: int, seed: int) -> tuple[Path, Path, int]:
+    """Write the tag-string corpus and its desugared twin; return both dirs and the line count."""
+    rng = random.Random(seed)
+    tagged, plain = root / "tagged" / "dense", root / "plain" / "dense"
+    lines = 0
+    for target in (tagged, plain):
+        target.mkdir(parents=True)
+        (target / "__init__.py").write_text("", encoding="utf-8")
+        (target / "tags.py").write_text(TAGS_MODULE, encoding="utf-8")
+    for index in range(modules):
+        out = [
+            "from __future__ import annotations\n",
+            "from dense.tags import HTML, Delayed, collect, html, sql\n\n\n",
+            "class User:\n    id: int = 0\n    name: str = ''\n\n\n",
+        ]
+        for number in range(functions):
+            body = [f"def f{number}(user: User, url: str, width: int, count: int, score: float, items: list[int]) -> list[object]:\n",
+                    "    out: list[object] = []\n"]
+            for _ in range(rng.randint(3, 6)):
+                body.append(f"    out.append({rng.choice(SHAPES)})\n")
+            body.append("    return out\n\n\n")
+            out.extend(body)
+        text = "".join(out)
+        lines += text.count("\n")
+        (tagged / f"m{index}.py").write_text(text, encoding="utf-8")
+        (plain / f"m{index}.py").write_text(tagstr_runtime.desugar(text), encoding="utf-8")
+    return tagged.parent, plain.parent, lines
+
+
+def fetch_codebase(work: Path) -> tuple[Path, str]:
+    """``rich`` from PyPI (a typed, pure-Python package of ~50k lines)."""
+    download = work / "download"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary", ":all:",
+         "--dest", str(download), "rich"],
+        check=True,
+    )
+    wheel = next(download.glob("rich-*.whl"))
+    target = work / "codebase"
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(target)
+    return target, wheel.name
+
+
+def mypy_time(cwd: Path, args: list[str], plugin: bool, work: Path) -> float:
+    config = work / ("with.ini" if plugin else "without.ini")
+    config.write_text("[mypy]\n" + ("plugins = tagstr_mypy\n" if plugin else ""), encoding="utf-8")
+    cache = Path(tempfile.mkdtemp(dir=work, prefix="cache-"))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])}
+    env.pop("MYPYPATH", None)
+    start = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-m", "mypy", "--config-file", str(config), "--cache-dir", str(cache),
+         "--ignore-missing-imports", "--follow-imports", "silent", *args],
+        cwd=cwd, env=env, capture_output=True, text=True,
+    )
+    elapsed = time.perf_counter() - start
+    shutil.rmtree(cache, ignore_errors=True)
+    if "INTERNAL ERROR" in proc.stdout + proc.stderr or "Traceback" in proc.stderr:
+        raise SystemExit(f"mypy crashed:\n{proc.stdout}\n{proc.stderr}")
+    return elapsed
+
+
+def compare(name: str, runs: list[tuple[str, Path, list[str], bool]], repeats: int, work: Path) -> dict[str, object]:
+    times: dict[str, list[float]] = {label: [] for label, *_ in runs}
+    for repeat in range(repeats):
+        order = runs if repeat % 2 == 0 else runs[::-1]
+        for label, cwd, args, plugin in order:
+            times[label].append(mypy_time(cwd, args, plugin, work))
+    (base, *_), (variant, *_) = runs
+    result: dict[str, object] = {
+        f"{label}_s": {"min": round(min(ts), 3), "median": round(statistics.median(ts), 3)}
+        for label, ts in times.items()
+    }
+    result["ratio_min"] = round(min(times[variant]) / min(times[base]), 3)
+    result["ratio_median"] = round(statistics.median(times[variant]) / statistics.median(times[base]), 3)
+    print(f"{name}: {base} min {min(times[base]):.2f}s median {statistics.median(times[base]):.2f}s | "
+          f"{variant} min {min(times[variant]):.2f}s median {statistics.median(times[variant]):.2f}s | "
+          f"ratio min {result['ratio_min']} median {result['ratio_median']}")
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="smaller corpus, fewer repeats")
+    parser.add_argument("--repeats", type=int, default=None)
+    parser.add_argument("--codebase", type=Path, help="a package directory to check instead of rich")
+    parser.add_argument("--only", default="a,b")
+    args = parser.parse_args(argv)
+    repeats = args.repeats or (2 if args.quick else 5)
+    only = set(args.only.split(","))
+    results: dict[str, object] = {"python": sys.version.split()[0]}
+    import mypy.version
+
+    results["mypy"] = mypy.version.__version__
+    with tempfile.TemporaryDirectory(prefix="bench-mypy-") as tmp:
+        work = Path(tmp)
+        if "a" in only:
+            if args.codebase:
+                package_dir, label = args.codebase.resolve(), str(args.codebase)
+            else:
+                root, label = fetch_codebase(work)
+                package_dir = root / "rich"
+            lines = sum(p.read_text(encoding="utf-8").count("\n") for p in package_dir.rglob("*.py"))
+            print(f"(a) {label}: {lines} lines, {repeats} cold runs each")
+            target = ["-p", package_dir.name]
+            results["a"] = {"codebase": label, "lines": lines, **compare(
+                "(a) no tag strings",
+                [("stock", package_dir.parent, target, False), ("plugin", package_dir.parent, target, True)],
+                repeats, work,
+            )}
+            results["a_codebase_ratio"] = results["a"]["ratio_min"]  # type: ignore[index]
+        if "b" in only:
+            modules, functions = (10, 20) if args.quick else (30, 40)
+            tagged, plain, lines = generate_corpus(work / "corpus", modules, functions, seed=750)
+            print(f"(b) generated corpus: {modules} modules, {lines} lines, {repeats} cold runs each")
+            results["b"] = {"lines": lines, **compare(
+                "(b) dense tag strings",
+                [("stock_on_desugared", plain, ["-p", "dense"], False),
+                 ("plugin_on_tag_strings", tagged, ["-p", "dense"], True)],
+                repeats, work,
+            )}
+            results["b_dense_ratio"] = results["b"]["ratio_min"]  # type: ignore[index]
+    met = {key: results[key] <= limit for key, limit in TARGETS.items() if key in results}  # type: ignore[operator]
+    results["targets_met"] = met
+    print("BENCH_JSON " + json.dumps(results, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
