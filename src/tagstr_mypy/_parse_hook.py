@@ -60,7 +60,7 @@ def install(options: Any) -> None:
             _native_parse = ast_serialize.parse
             ast_serialize.parse = _wrap(_parse_native, _native_parse)
         _ast_parse = ast.parse
-        ast.parse = _wrap(_parse_stdlib, _ast_parse)  # type: ignore[assignment]
+        ast.parse = _wrap(_parse_stdlib, _ast_parse)
 
 
 def _wrap(function: Callable[..., Any], original: Callable[..., Any]) -> Callable[..., Any]:

@@ -22,6 +22,7 @@ from mypy.nodes import (
     Context,
     Expression,
     LambdaExpr,
+    NameExpr,
     RefExpr,
     StrExpr,
     TempNode,
@@ -68,7 +69,7 @@ def tag_call_callback(ctx: FunctionContext) -> Type:
     tag_type = get_proper_type(ctx.arg_types[0][0])
     if isinstance(tag_type, AnyType):
         return AnyType(TypeOfAny.from_another_any, source_any=tag_type)
-    name = tag_expr.name if isinstance(tag_expr, RefExpr) else "?"
+    name = tag_expr.name if isinstance(tag_expr, NameExpr) else "?"
     args = ctx.args[1] if len(ctx.args) > 1 else []
     arg_types = ctx.arg_types[1] if len(ctx.arg_types) > 1 else []
     return TagCall(api, ctx.context, tag_expr, tag_type, name, args, arg_types).check()

@@ -80,8 +80,7 @@ def _retarget(tree: ast.Module, desugaring: Desugaring) -> None:
     ]
     imp = ast.ImportFrom(CHECKER_MODULE, names, 0)
     for node in (imp, *names):
-        node.lineno = node.end_lineno = 1
-        node.col_offset = node.end_col_offset = 0
+        ast.copy_location(node, prologue[0])
     tree.body[at : at + 2] = [imp]
     for call in desugaring.generator.generated.values():
         for arg in call.args:

@@ -9,13 +9,20 @@ inside f-strings one short; tag strings use its usual character columns.)
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
-from harness import diagnostics, run_mypy, write_config
+from harness import diagnostics, native_parser_by_default, run_mypy, write_config
 
-pytestmark = pytest.mark.subprocess
+pytestmark = [
+    pytest.mark.subprocess,
+    pytest.mark.skipif(
+        sys.version_info < (3, 12) and not native_parser_by_default(),
+        reason="PEP 701 f-strings: mypy's stdlib-ast parser needs Python 3.12 to read them",
+    ),
+]
 
 PRELUDE = '''\
 from typing import Any

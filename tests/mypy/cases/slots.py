@@ -24,6 +24,7 @@ f = 1.5
 ok = sql"SELECT {n}, {s}"
 bad = sql"SELECT {n}, {f}, {[n]}"  # E:24: Interpolation "{f}" has type "float"; tag "sql" accepts "int | str"  [tagstr-interpolation]  # E:29: Interpolation "{[n]}" has type "list[int]"; tag "sql" accepts "int | str"  [tagstr-interpolation]
 two = ints"{n} {s.upper()}"  # E:17: Interpolation "{s.upper()}" has type "str"; tag "ints" accepts "int"  [tagstr-interpolation]
-reveal_type(constrained"{n}")  # N:13: Revealed type is "int"
+as_int: int = constrained"{n}"
+as_str: int = constrained"{s}"  # E:15: Incompatible types in assignment (expression has type "str", variable has type "int")  [assignment]
 mixed = constrained"{1.5}"  # E:22: Interpolation "{1.5}" has type "float"; tag "constrained" accepts "T"  [tagstr-interpolation]
 ignored = ints"{s}"  # type: ignore[tagstr-interpolation]
