@@ -580,6 +580,7 @@ class Desugaring:
             first = result.tag_strings[0]
             raise error_at(src, filename, E.TOO_DEEP, first.span.start, first.tag_span.end) from None
         if generator.replaced != sum(len(t.walk()) for t in result.tag_strings):
+            _reject_patterns(tree, src, filename, result.tag_strings)
             # Python 3.11 computes f-string field positions by text search and can
             # misplace two identical placeholders inside one f-string.
             first = result.tag_strings[0]
@@ -600,6 +601,18 @@ class Desugaring:
                 pos = src.pos(warning.span.start)
                 warnings.warn_explicit(warning.message, SyntaxWarning, filename, pos.line)
         self.tree = tree
+
+
+def _reject_patterns(
+    tree: ast.AST, src: SourceText, filename: str, tags: tuple[TagString, ...]
+) -> None:
+    """``case tag"x":`` reads a placeholder call as a class pattern: say so."""
+    starts = {src.line_col_byte(tag.span.start): tag for tag in tags}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.pattern):
+            tag = starts.get((node.lineno, node.col_offset))
+            if tag is not None:
+                raise error_at(src, filename, E.PATTERN, tag.span.start, tag.span.end)
 
 
 def _parse(

@@ -38,6 +38,7 @@ AWAIT = "tag string: 'await' is not allowed in an interpolation (it is evaluated
 YIELD = "tag string: '{}' is not allowed in an interpolation (it is evaluated lazily, in a lambda)"
 STARRED = "tag string: cannot use starred expression here"
 TOO_DEEP = "tag string: too many nested strings"
+PATTERN = "tag strings cannot be used as match patterns"
 KEYWORD_TAG = "keyword {!r} cannot be used as a tag"
 DOTTED_TAG = "dotted names cannot be used as tags; bind the tag to a plain name first"
 CONCATENATION = "tag strings cannot be implicitly concatenated with other string literals"

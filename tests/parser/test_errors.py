@@ -56,6 +56,8 @@ ERRORS = [
      "tag string: newlines are not allowed in format specifiers for single quoted tag strings",
      1, 13, 1, 14),
     ('x = tag"{html\'{1 +}\'}"\n', "tag string: invalid syntax", 1, 19, 1, 20),
+    ('match 1:\n    case tag"x":\n        pass\n', "tag strings cannot be used as match patterns",
+     2, 10, 2, 16),
 ]
 
 
