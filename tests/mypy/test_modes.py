@@ -174,6 +174,10 @@ def test_daemon_follows_edits(project: Path) -> None:
         # interpolation, its generated Interpolation, the whole tag string
         shown = inspect.stdout.split()
         assert '"int"' in shown and shown[-1] == '"str"', inspect.stdout + inspect.stderr
+        suggest = subprocess.run([*dmypy, "suggest", "app.html"], cwd=project,
+                                 capture_output=True, text=True, timeout=120)
+        assert suggest.returncode == 0, suggest.stdout + suggest.stderr
+        assert suggest.stdout.strip().endswith("-> str"), suggest.stdout
     finally:
         subprocess.run([*dmypy, "stop"], cwd=project, capture_output=True, timeout=60)
 
