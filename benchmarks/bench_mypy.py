@@ -100,7 +100,8 @@ def generate_corpus(root: Path, modules: int, functions: int, seed: int) -> tupl
             "class User:\n    id: int = 0\n    name: str = ''\n\n\n",
         ]
         for number in range(functions):
-            body = [f"def f{number}(user: User, url: str, width: int, count: int, score: float, items: list[int]) -> list[object]:\n",
+            params = "user: User, url: str, width: int, count: int, score: float, items: list[int]"
+            body = [f"def f{number}({params}) -> list[object]:\n",
                     "    out: list[object] = []\n"]
             for _ in range(rng.randint(3, 6)):
                 body.append(f"    out.append({rng.choice(SHAPES)})\n")

@@ -38,7 +38,6 @@ _CACHE: dict[str, Decimal] = {}
 _CACHE_LIMIT = 1024
 
 
-
 def _parse(text: str) -> Decimal:
     try:
         with localcontext() as ctx:

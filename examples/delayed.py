@@ -25,7 +25,6 @@ from tagstr_runtime import Decoded, Interpolation, format_value
 __all__ = ["Delayed"]
 
 
-
 class Delayed:
     """A tag string evaluated each time it is turned into text."""
 

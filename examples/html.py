@@ -51,7 +51,6 @@ class HTML(str):
         return f"HTML({str.__repr__(self)})"
 
 
-
 def _markup(value: object) -> str | None:
     """The markup of a value that declares itself safe, else ``None``."""
     if isinstance(value, HTML):

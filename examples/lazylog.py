@@ -27,7 +27,6 @@ from tagstr_runtime import Decoded, Interpolation, format_value
 __all__ = ["LazyMessage", "lazy"]
 
 
-
 class LazyMessage:
     """A message whose interpolations are evaluated the first time it is turned into text."""
 

@@ -43,7 +43,6 @@ class Command(str):
         return f"Command({str.__repr__(self)})"
 
 
-
 def _words(value: object, conv: str | None, format_spec: str | None) -> str:
     if conv is None and not format_spec:
         if isinstance(value, Command):

@@ -40,7 +40,6 @@ def quote_identifier(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-
 def sql(*args: Decoded | Interpolation[object]) -> Query:
     """The tag: literal text as written, every value a bound parameter."""
     text: list[str] = []

@@ -67,7 +67,8 @@ def _flake8_column_shift() -> int:
     from flake8.checker import FileChecker
 
     probe = SyntaxError("probe", ("<probe>", 1, 5, "12345678\n", 1, 6))
-    return FileChecker._extract_syntax_information(probe)[1] - 5
+    column: int = FileChecker._extract_syntax_information(probe)[1]
+    return column - 5
 
 
 def for_flake8(exc: TagSyntaxError) -> SyntaxError:
@@ -257,7 +258,6 @@ class TagFile:
             if isinstance(arg, ast.Tuple) and arg.elts and isinstance(arg.elts[0], ast.Lambda)
         )
 
-
     @cached_property
     def lambda_reads(self) -> frozenset[tuple[int, int]]:
         """(line, byte column) of every name an interpolation's lambda reads."""
@@ -332,4 +332,3 @@ def walk_interpolation(tagfile: TagFile, func: ast.Lambda) -> Iterator[ast.AST]:
         for child in ast.iter_child_nodes(node):
             if not tagfile.is_generated(child):
                 todo.append(child)
-

@@ -103,7 +103,8 @@ def _make_generate_tokens(original: Callable[[Any], Any]) -> Callable[[Any], Any
         def readline() -> str:
             if self.next_line() == "":  # keeps line_number and indent_char up to date
                 return ""
-            return masked[self.line_number - 1]
+            line: str = masked[self.line_number - 1]
+            return line
 
         for token in tokenize.generate_tokens(readline):
             if token[2][0] > self.total_lines:

@@ -148,4 +148,3 @@ def _to_char_columns(tree: ast.Module, source: SourceText) -> None:
         end = getattr(node, "end_lineno", None)
         if end is not None and end not in ascii_lines and node.end_col_offset is not None:  # type: ignore[attr-defined]
             node.end_col_offset = convert(end, node.end_col_offset)  # type: ignore[attr-defined]
-

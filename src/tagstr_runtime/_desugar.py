@@ -46,7 +46,7 @@ from typing import Any, Iterable, Iterator, TypeVar, cast
 from tagstr_runtime import _errors as E
 from tagstr_runtime._errors import TagSyntaxError, error_at
 from tagstr_runtime._model import Field, Literal, Span, TagString
-from tagstr_runtime._parser import ParseResult, _match_end, parse
+from tagstr_runtime._parser import _match_end, parse
 from tagstr_runtime._rt import TABLE_NAME, slot_name
 from tagstr_runtime._source import SourceText, decode_source
 

@@ -25,6 +25,7 @@ def slot_name(index: int) -> str:
     """The module global holding slot ``index`` of the table."""
     return f"__tagstr_{index}__"
 
+
 _from_parts = Decoded._from_parts
 
 

@@ -326,4 +326,3 @@ def _trim(tb: TracebackType | None) -> TracebackType | None:
     while tb is not None and tb.tb_frame.f_globals is own:
         tb = tb.tb_next
     return tb
-

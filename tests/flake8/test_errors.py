@@ -9,7 +9,6 @@ own errors elsewhere keep exactly the position stock flake8 gives them.
 from __future__ import annotations
 
 import ast
-import sys
 from pathlib import Path
 
 import pytest

@@ -121,7 +121,6 @@ def test_expectations_are_read() -> None:
     assert all(expected(p) for p in FILES if p.stem.startswith("tag0") and "shadowed" not in p.stem)
 
 
-
 def test_select_ignore_per_file_ignores() -> None:
     """flake8's own selection applies to TAG codes and to the codes found inside tag strings."""
     run = flake8(

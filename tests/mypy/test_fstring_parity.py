@@ -10,7 +10,6 @@ inside f-strings one short; tag strings use its usual character columns.)
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
 

@@ -26,7 +26,6 @@ Example budgets scale with the profile named by ``HYPOTHESIS_PROFILE``
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import os
 import re

@@ -133,4 +133,3 @@ def test_installed_wheel_activates_the_hook(tmp_path: Path) -> None:
     assert off.returncode == 1 and "SyntaxError" in off.stderr
     runner = venv_run("-m", "tagstr_runtime", "-c", "import tagged; print(tagged.V)", TAGSTR_AUTOLOAD="0")
     assert (runner.returncode, runner.stdout) == (0, "from the wheel\n"), runner.stderr
-

@@ -284,7 +284,9 @@ def test_import_error_traceback_is_trimmed_like_stock(tmp_path: Path) -> None:
 @pytest.mark.subprocess
 def test_stock_python_never_runs_desugared_code(tmp_path: Path) -> None:
     (tmp_path / "tmod.py").write_text(TAG_MODULE, encoding="utf-8")
-    hooked = python("-c", "import tagstr_runtime; tagstr_runtime.install(); import tmod; print(tmod.VALUE[1])", cwd=tmp_path)
+    hooked = python(
+        "-c", "import tagstr_runtime; tagstr_runtime.install(); import tmod; print(tmod.VALUE[1])", cwd=tmp_path
+    )
     assert hooked.returncode == 0, hooked.stderr
     assert hooked.stdout == "('x + 1', 42, 'r', '>4')\n"
     assert [p.name for p in (tmp_path / "__pycache__").iterdir()][0].startswith("tmod.cpython-")

@@ -30,7 +30,9 @@ def _plugin_args() -> tuple[str, ...]:
     from importlib.metadata import entry_points
 
     installed = any(ep.value == "tagstr_runtime._pytest_plugin" for ep in entry_points(group="pytest11"))
-    return ("-p", "no:cacheprovider") if installed else ("-p", "tagstr_runtime._pytest_plugin", "-p", "no:cacheprovider")
+    if installed:
+        return ("-p", "no:cacheprovider")
+    return ("-p", "tagstr_runtime._pytest_plugin", "-p", "no:cacheprovider")
 
 
 PLUGIN = _plugin_args()

@@ -44,7 +44,7 @@ def unpack(*args: Decoded | Interpolation[int]) -> list[int]:
         match arg:
             case Decoded():
                 pass
-            case getvalue, expr, conv, spec:
+            case getvalue, _, _, _:
                 values.append(getvalue())
     return values
 

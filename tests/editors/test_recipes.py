@@ -1,0 +1,113 @@
+"""The configuration recipes of docs/recipes.md, run as a user would run them.
+
+Each ``<!-- file: NAME -->`` block is written into a fresh project holding
+``examples/`` (clean) and one file with a deliberate tag-string error, which
+the configured tool must report (so a recipe that silently disables the
+plugin fails).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.subprocess
+
+ROOT = Path(__file__).resolve().parents[2]
+RECIPES = ROOT / "docs" / "recipes.md"
+_BLOCK = re.compile(r"<!-- file: (?P<name>\S+) -->\s*```\w*\n(?P<body>.*?)```", re.S)
+
+BAD = '''\
+from tagstr_runtime import Decoded, Interpolation
+
+
+def ints(*args: Decoded | Interpolation[int]) -> str:
+    return ""
+
+
+label = "x"
+shown = ints"{label}"
+missing = ints"{undefined_name}"
+'''
+
+
+def recipes() -> dict[str, str]:
+    return {m["name"]: m["body"] for m in _BLOCK.finditer(RECIPES.read_text(encoding="utf-8"))}
+
+
+def project(tmp_path: Path, name: str) -> Path:
+    work = tmp_path / "project"
+    work.mkdir()
+    for example in (ROOT / "examples").glob("*.py"):
+        shutil.copy(example, work)
+    (work / "bad.py").write_text(BAD, encoding="utf-8")
+    (work / name).write_text(recipes()[name], encoding="utf-8")
+    return work
+
+
+def run(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    full = {**os.environ, **(env or {})}
+    full.pop("MYPYPATH", None)
+    return subprocess.run(args, cwd=cwd, env=full, capture_output=True, text=True, timeout=900)
+
+
+def test_every_recipe_is_tested() -> None:
+    assert set(recipes()) == {"pyproject.toml", "mypy.ini", "setup.cfg", "tox.ini", ".flake8",
+                              ".pre-commit-config.yaml"}
+
+
+@pytest.mark.parametrize("name", ["pyproject.toml", "mypy.ini", "setup.cfg"])
+def test_mypy_recipes(tmp_path: Path, name: str) -> None:
+    work = project(tmp_path, name)
+    proc = run(sys.executable, "-m", "mypy", "--no-incremental", ".", cwd=work)
+    output = proc.stdout + proc.stderr
+    reported = sorted(line.split(": error: ")[0] for line in output.splitlines() if ": error: " in line)
+    assert reported == ["bad.py:10", "bad.py:9"], output
+    assert "[tagstr-interpolation]" in output and "[name-defined]" in output, output
+
+
+@pytest.mark.parametrize("name", ["setup.cfg", "tox.ini", ".flake8"])
+def test_flake8_recipes(tmp_path: Path, name: str) -> None:
+    work = project(tmp_path, name)
+    proc = run(sys.executable, "-m", "flake8", ".", cwd=work)
+    assert proc.stdout.splitlines() == ["./bad.py:10:17: F821 undefined name 'undefined_name'"], (
+        proc.stdout + proc.stderr
+    )
+
+
+def test_pre_commit_recipe(tmp_path: Path) -> None:
+    shutil.which("git") or pytest.skip("git is needed by pre-commit")
+    work = project(tmp_path, ".pre-commit-config.yaml")
+    (work / "mypy.ini").write_text(recipes()["mypy.ini"], encoding="utf-8")
+    (work / ".flake8").write_text(recipes()[".flake8"], encoding="utf-8")
+    config = work / ".pre-commit-config.yaml"
+    # the released package is not on the index this test can reach: use the checkout
+    config.write_text(
+        config.read_text(encoding="utf-8").replace(
+            '"tagstr-toolkit[mypy,flake8]"', f'"tagstr-toolkit[mypy,flake8] @ {ROOT.as_uri()}"'
+        ),
+        encoding="utf-8",
+    )
+    env = {"PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "GIT_CONFIG_GLOBAL": os.devnull}
+    bad = work / "bad.py"
+    bad_text = bad.read_text(encoding="utf-8")
+    bad.unlink()
+    for command in (["git", "init", "-q"], ["git", "add", "-A"]):
+        run(*command, cwd=work, env=env).check_returncode()
+    pre_commit = [sys.executable, "-m", "pre_commit", "run", "--all-files"]
+    clean = run(*pre_commit, cwd=work, env=env)
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    assert re.search(r"flake8 \(tag strings\)\.+Passed", clean.stdout), clean.stdout
+    assert re.search(r"mypy \(tag strings\)\.+Passed", clean.stdout), clean.stdout
+    bad.write_text(bad_text, encoding="utf-8")
+    run("git", "add", "-A", cwd=work, env=env).check_returncode()
+    failing = run(*pre_commit, cwd=work, env=env)
+    assert failing.returncode == 1, failing.stdout + failing.stderr
+    assert "bad.py:10:17: F821 undefined name 'undefined_name'" in failing.stdout, failing.stdout
+    assert "[tagstr-interpolation]" in failing.stdout, failing.stdout
