@@ -95,25 +95,31 @@ def _make_generate_tokens(original: Callable[[Any], Any]) -> Callable[[Any], Any
     @functools.wraps(original)
     def generate_tokens(self: Any) -> Iterator[tokenize.TokenInfo]:
         found = _masked(self)
-        if found is None:
-            yield from original(self)
-            return
-        tagfile, masked = found
-
-        def readline() -> str:
-            if self.next_line() == "":  # keeps line_number and indent_char up to date
-                return ""
-            line: str = masked[self.line_number - 1]
-            return line
-
-        for token in tokenize.generate_tokens(readline):
-            if token[2][0] > self.total_lines:
-                break
-            token = tagfile.restore_line(token)
-            self.tokens.append(token)
-            yield token
+        if found is None:  # flake8's own generator, no per-token cost
+            tokens: Iterator[tokenize.TokenInfo] = original(self)
+            return tokens
+        return _masked_tokens(self, *found)
 
     return generate_tokens
+
+
+def _masked_tokens(
+    processor: Any, tagfile: TagFile, masked: list[str]
+) -> Iterator[tokenize.TokenInfo]:
+    """The tokens of the masked text, each carrying its original physical line."""
+
+    def readline() -> str:
+        if processor.next_line() == "":  # keeps line_number and indent_char up to date
+            return ""
+        line: str = masked[processor.line_number - 1]
+        return line
+
+    for token in tokenize.generate_tokens(readline):
+        if token[2][0] > processor.total_lines:
+            break
+        token = tagfile.restore_line(token)
+        processor.tokens.append(token)
+        yield token
 
 
 def _make_file_tokens(original: functools.cached_property[Any]) -> functools.cached_property[Any]:

@@ -7,14 +7,14 @@ a class's ``__call__``, or a lambda assigned to the name) taking ``*args``
 whose signature or body mentions ``Decoded``, ``Interpolation`` or
 ``getvalue``, or a name annotated with ``TagFunction``.
 
-This rule runs on every file (a module defining tags may have no tag string);
-a regular expression decides first whether the file has such a name at all.
+This rule runs on every file (a module defining tags may have no tag string),
+so it visits statements only, never expressions, and looks closer only at a
+definition or an assignment of a prefix name.
 """
 
 from __future__ import annotations
 
 import ast
-import re
 import sys
 from typing import Iterator
 
@@ -24,10 +24,6 @@ _PREFIXES = ["r", "u", "f", "b", "br", "rb", "fr", "rf"]
 if sys.version_info >= (3, 14):  # pragma: >=3.14 cover
     _PREFIXES += ["t", "tr", "rt"]
 PREFIXES = frozenset(_PREFIXES)
-_ALT = "|".join(sorted(PREFIXES, key=len, reverse=True))
-_CANDIDATE = re.compile(
-    rf"(?i:\b(?:def|class)[ \t]+(?:{_ALT})\b|(?<![\w.])(?:{_ALT})[ \t]*(?::[^=\n]*)?=[^=])"
-)
 _EVIDENCE = frozenset(["Decoded", "Interpolation", "getvalue", "TagFunction"])
 
 
@@ -57,21 +53,38 @@ def _is_prefix(name: str) -> bool:
     return name.lower() in PREFIXES
 
 
+def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement, nested ones included, without visiting expressions."""
+    todo = [body]
+    while todo:
+        for stmt in todo.pop():
+            yield stmt
+            for field in ("body", "orelse", "finalbody"):
+                nested = getattr(stmt, field, None)
+                if isinstance(nested, list):
+                    todo.append(nested)
+            for holder in getattr(stmt, "handlers", ()) or getattr(stmt, "cases", ()):
+                todo.append(holder.body)
+
+
 @rule("TAG003", standard_files=True)
 def check_tag003(ctx: FileContext) -> Iterator[Report]:
-    if _CANDIDATE.search(ctx.text) is None:
+    # this rule runs on every file: visit statements only (no expressions),
+    # and look closer only at a definition or assignment of a prefix name
+    if not isinstance(ctx.tree, ast.Module):
         return
-    for node in ast.walk(ctx.tree):
+    for node in _statements(ctx.tree.body):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             if _is_prefix(node.name) and _is_tag_function(node):
                 yield Report(node.lineno, node.col_offset, "TAG003", (node.name, node.name))
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            named = [t for t in targets if isinstance(t, ast.Name) and _is_prefix(t.id)]
+            if not named:
+                continue
             tagged = (node.value is not None and _is_tag_function(node.value)) or (
                 isinstance(node, ast.AnnAssign) and _mentions_tag_types(node.annotation)
             )
-            if not tagged:
-                continue
-            for target in targets:
-                if isinstance(target, ast.Name) and _is_prefix(target.id):
+            if tagged:
+                for target in named:
                     yield Report(target.lineno, target.col_offset, "TAG003", (target.id, target.id))
