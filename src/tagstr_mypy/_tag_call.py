@@ -65,6 +65,10 @@ def tag_call_callback(ctx: FunctionContext) -> Type:
     assert isinstance(api, TypeChecker)
     if not ctx.args or not ctx.args[0]:
         return ctx.default_return_type
+    checker = api.modules.get(CHECKER)
+    if checker is None or not {"tag_function", "any_interpolation"} <= checker.names.keys():
+        # the checked environment has another version of tagstr_runtime: stay quiet
+        return ctx.default_return_type
     tag_expr = ctx.args[0][0]
     tag_type = get_proper_type(ctx.arg_types[0][0])
     if isinstance(tag_type, AnyType):
