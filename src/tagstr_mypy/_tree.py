@@ -86,10 +86,23 @@ def _retarget(tree: ast.Module, desugaring: Desugaring) -> None:
         for arg in call.args:
             if isinstance(arg, ast.Name) and arg.id != INTERPOLATION_NAME and arg.id.startswith("__tagstr_"):
                 arg.id = DECODED_NAME
+            elif isinstance(arg, ast.Call) and arg.args and isinstance(arg.args[0], ast.Tuple):
+                # the Interpolation class and the expr/conv/spec constants: no
+                # span of their own, so that tools listing the expressions at a
+                # position (dmypy inspect) show the user's, not these
+                _zero_width(arg.func, arg)
+                for item in arg.args[0].elts[1:]:
+                    if isinstance(item, ast.Constant):
+                        _zero_width(item, arg)
         func = ast.Name(CALL_NAME, ast.Load())
-        ast.copy_location(func, call)
+        _zero_width(func, call)
         call.args.insert(0, call.func)
         call.func = func
+
+
+def _zero_width(node: ast.expr, at: ast.expr) -> None:
+    node.lineno = node.end_lineno = at.lineno
+    node.col_offset = node.end_col_offset = at.col_offset
 
 
 # an f-string prefix before a quote, as written in code outside tag strings
