@@ -15,7 +15,6 @@ Nothing here lexes: the runtime's parser found the tag strings.
 from __future__ import annotations
 
 import ast
-import re
 from typing import NamedTuple
 
 from tagstr_runtime._desugar import Desugaring, _prologue_index
@@ -105,20 +104,15 @@ def _zero_width(node: ast.expr, at: ast.expr) -> None:
     node.col_offset = node.end_col_offset = at.col_offset
 
 
-# an f-string prefix before a quote, as written in code outside tag strings
-_FSTRING_PREFIX = re.compile(r"(?<![\w])(?:[rR]?[fF]|[fF][rR])['\"]")
-
-
 def _fields_at_their_expressions(tree: ast.Module, desugaring: Desugaring) -> None:
     """Give each f-string field the position of its expression.
 
     mypy's stdlib-``ast`` converter moves a field's expression to the field's
     position; its native parser keeps the expression's own, which is right.
-    Format specs of interpolations are f-strings we generate; user f-strings
-    elsewhere are walked only when the text has an f-string prefix at all.
+    Format specs of interpolations are f-strings we generate; the whole tree
+    is walked only when the runtime's parser saw a standard f-string.
     """
-    placeholder = desugaring.placeholder or ""
-    if _FSTRING_PREFIX.search(placeholder):
+    if desugaring.result.fstrings:
         roots: list[ast.AST] = [tree]
     else:
         roots = []

@@ -113,12 +113,15 @@ class ParseResult(NamedTuple):
     """Outermost tag strings (nested ones hang off their fields) and warnings.
 
     ``complete`` is False when scanning stopped at broken non-tag code; the
-    caller then lets CPython report that code.
+    caller then lets CPython report that code.  ``fstrings``: the text has a
+    standard f-string somewhere (tools that re-position f-string fields skip
+    walking a tree without any).
     """
 
     tag_strings: tuple[TagString, ...]
     warnings: tuple[CompileWarning, ...]
     complete: bool
+    fstrings: bool = False
 
 
 class _Abort(Exception):
@@ -147,7 +150,7 @@ def parse(
         lexer.scan_code(0, found, _TOP)
     except _Abort:
         complete = False
-    return ParseResult(tuple(found), tuple(lexer.warnings), complete)
+    return ParseResult(tuple(found), tuple(lexer.warnings), complete, lexer.fstrings)
 
 
 class _Lexer:
@@ -163,6 +166,7 @@ class _Lexer:
         self.in_tag = 0
         self.nesting = 0
         self.unterminated_at = -1  # start of the last literal reported unterminated
+        self.fstrings = False  # a standard f-string was seen
 
     # -- errors -----------------------------------------------------------------
 
@@ -370,6 +374,7 @@ class _Lexer:
         quote = q * 3 if s.startswith(q * 3, quote_pos) else q
         body = quote_pos + len(quote)
         if "f" in prefix or "t" in prefix:
+            self.fstrings = self.fstrings or "f" in prefix
             end, _ = self.body(body, quote, "r" in prefix, False, found, start)
             return end
         m = _PLAIN_END[quote].match(s, body)

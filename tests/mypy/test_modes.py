@@ -187,3 +187,18 @@ def test_examples_are_clean(tmp_path: Path) -> None:
     examples = sorted((ROOT / "examples").glob("*.py"))
     proc = run_mypy("--config-file", str(config), "--no-incremental", *map(str, examples), cwd=ROOT)
     assert proc.returncode == 0 and "Success" in proc.stdout, proc.stdout + proc.stderr
+
+
+@pytest.mark.skipif(
+    sys.version_info >= (3, 12) or not native_parser_by_default(),
+    reason="needs a Python that cannot read PEP 701 f-strings, under mypy's native parser",
+)
+def test_syntax_the_running_python_cannot_read(project: Path) -> None:
+    # the native parser reads the f-string; CPython 3.11 parses the tag-string file
+    (project / "app.py").write_text(MODULE + 'd = {"k": 1}\ny = f"{d["k"]}"\n', encoding="utf-8")
+    proc = run_mypy("--show-column-numbers", "--no-incremental", "--python-version", "3.12",
+                    "app.py", cwd=project)
+    assert proc.stdout.splitlines()[0] == (
+        "app.py:12:11: error: F-string: unmatched '[' (a file with tag strings is parsed by the "
+        "Python running mypy, 3.11)  [syntax]"
+    ), proc.stdout

@@ -202,3 +202,17 @@ def test_bytes_source_honours_pep263() -> None:
     src = '# -*- coding: latin-1 -*-\nx = tag"café {y}"\n'.encode("latin-1")
     tree = desugar_ast(src)
     assert "café" in ast.dump(tree)
+
+
+@pytest.mark.parametrize(
+    ("src", "fstrings"),
+    [
+        pytest.param('x = tag"{a}" + "plain" + rb"b"\n', False, id="none"),
+        pytest.param('x = tag"{a}" + F"{b}"\n', True, id="beside"),
+        pytest.param('x = tag"{rf"{b}"}"\n', True, id="inside-a-field"),
+        pytest.param('x = f"{y}"\n', True, id="no-tag-string"),
+        pytest.param('x = tag"f{a}" + fr\n', False, id="name-not-literal"),
+    ],
+)
+def test_parse_result_says_whether_it_saw_fstrings(src: str, fstrings: bool) -> None:
+    assert parse(src).fstrings is fstrings

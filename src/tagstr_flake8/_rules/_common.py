@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from tagstr_flake8._analysis import Interp, TagFile, TagSite, walk_interpolation
 
+if TYPE_CHECKING:
+    from tagstr_flake8._rules import FileContext, Report
+
 __all__ = [
-    "COMPREHENSIONS", "SCOPE_NODES", "in_body", "in_same_scope", "innermost_scope", "name_ids",
-    "name_positions", "reads",
+    "COMPREHENSIONS", "SCOPE_NODES", "enclosing_with_items", "in_body", "in_same_scope",
+    "innermost_scope", "name_ids", "name_positions", "reads", "reads_of_targets",
 ]
 
 SCOPE_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.Module)
@@ -60,3 +63,35 @@ def reads(tagfile: TagFile, interp: Interp) -> Iterator[ast.Name]:
     for node in walk_interpolation(tagfile, interp.func):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             yield node
+
+
+def enclosing_with_items(tagfile: TagFile, site: TagSite) -> Iterator[ast.withitem]:
+    """The items of the ``with`` blocks whose body holds the tag string, in its scope."""
+    for node, child in in_same_scope(tagfile, site):
+        if isinstance(node, (ast.With, ast.AsyncWith)) and in_body(node, child):
+            yield from node.items
+
+
+def reads_of_targets(
+    ctx: FileContext, code: str, targets_of: Callable[[TagFile, TagSite], list[ast.AST]]
+) -> Iterator[Report]:
+    """Report ``code`` at each name an interpolation reads that libcst's scope
+    analysis resolves to a binding made by one of ``targets_of(site)``."""
+    from tagstr_flake8._rules import Report
+
+    tagfile = ctx.tagfile
+    assert tagfile is not None
+    candidates: list[tuple[ast.Name, set[tuple[int, int]]]] = []
+    for site in tagfile.sites():
+        targets = targets_of(tagfile, site)
+        if not targets:
+            continue
+        ids = set().union(*(name_ids(t) for t in targets))
+        positions = set().union(*(name_positions(t) for t in targets))
+        for interp in site.interpolations():
+            candidates.extend((n, positions) for n in reads(tagfile, interp) if n.id in ids)
+    if not candidates or ctx.scopes is None:
+        return
+    for name, positions in candidates:
+        if any((b.line, b.col) in positions for b in ctx.scopes.bindings(name.lineno, name.col_offset)):
+            yield Report(name.lineno, name.col_offset, code, (name.id,))

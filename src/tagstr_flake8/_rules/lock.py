@@ -14,7 +14,7 @@ import re
 from typing import Iterator
 
 from tagstr_flake8._rules import FileContext, Report, rule
-from tagstr_flake8._rules._common import in_body, in_same_scope, reads
+from tagstr_flake8._rules._common import enclosing_with_items, reads
 
 _LOCKISH = re.compile(r"(?i)(lock|mutex|sem(aphore)?|cond(ition)?)s?$")
 
@@ -36,9 +36,7 @@ def check_tag010(ctx: FileContext) -> Iterator[Report]:
     for site in tagfile.sites():
         locks = [
             item.context_expr
-            for node, child in in_same_scope(tagfile, site)
-            if isinstance(node, (ast.With, ast.AsyncWith)) and in_body(node, child)
-            for item in node.items
+            for item in enclosing_with_items(tagfile, site)
             if _LOCKISH.search(_last_name(item.context_expr))
         ]
         if not locks:

@@ -16,9 +16,7 @@ from typing import Iterator
 
 from tagstr_flake8._analysis import TagFile, TagSite
 from tagstr_flake8._rules import FileContext, Report, rule
-from tagstr_flake8._rules._common import (
-    COMPREHENSIONS, in_body, in_same_scope, name_ids, name_positions, reads,
-)
+from tagstr_flake8._rules._common import COMPREHENSIONS, in_body, in_same_scope, reads_of_targets
 
 
 def _loop_targets(tagfile: TagFile, site: TagSite) -> list[ast.AST]:
@@ -41,19 +39,4 @@ def _loop_targets(tagfile: TagFile, site: TagSite) -> list[ast.AST]:
 
 @rule("TAG006")
 def check_tag006(ctx: FileContext) -> Iterator[Report]:
-    tagfile = ctx.tagfile
-    assert tagfile is not None
-    candidates: list[tuple[ast.Name, set[tuple[int, int]]]] = []
-    for site in tagfile.sites():
-        targets = _loop_targets(tagfile, site)
-        if not targets:
-            continue
-        ids = set().union(*(name_ids(t) for t in targets))
-        positions = set().union(*(name_positions(t) for t in targets))
-        for interp in site.interpolations():
-            candidates.extend((n, positions) for n in reads(tagfile, interp) if n.id in ids)
-    if not candidates or ctx.scopes is None:
-        return
-    for name, positions in candidates:
-        if any((b.line, b.col) in positions for b in ctx.scopes.bindings(name.lineno, name.col_offset)):
-            yield Report(name.lineno, name.col_offset, "TAG006", (name.id,))
+    return reads_of_targets(ctx, "TAG006", _loop_targets)

@@ -22,6 +22,7 @@ i = tag"{
     n.split_over  # a comment inside the field
 }"  # E@22:5: "int" has no attribute "split_over"  [attr-defined]
 j = tag'{n}' + 1  # E:16: Unsupported operand types for + ("str" and "int")  [operator]
+o = f"{n.outside} {n:>{n.spec}}"  # E:8: "int" has no attribute "outside"  [attr-defined]  # E:24: "int" has no attribute "spec"  [attr-defined]
 k = f"{tag"{n.in_fstring}"}"  # E:13: "int" has no attribute "in_fstring"  [attr-defined]
 
 
