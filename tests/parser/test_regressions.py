@@ -157,4 +157,4 @@ def test_error_column_when_the_file_exists_on_disk(tmp_path: Path) -> None:
     for filename in (str(path), str(tmp_path / "not_on_disk.py")):
         with pytest.raises(SyntaxError) as info:
             tagstr_runtime.compile(source, filename, "exec")
-        assert (info.value.offset, info.value.end_offset) == (12, 15), filename
+        assert (info.value.lineno, info.value.offset, info.value.end_offset) == (1, 12, 15), filename
