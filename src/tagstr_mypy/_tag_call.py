@@ -207,7 +207,7 @@ class TagCall:
     def accepted(self, index: int) -> str:
         """What the tag accepts at argument ``index``, in Interpolation[T] terms when it can."""
         formals: list[Type] = []
-        for signature in signatures(self.tag_type, self.api):
+        for signature in signatures(self.tag_type):
             formal = formal_at(signature, index)
             if formal is not None:
                 formals.append(formal)
@@ -223,7 +223,7 @@ class TagCall:
         return format_type(UnionType.make_union(shown), self.api.options)
 
 
-def signatures(typ: ProperType, api: TypeChecker) -> list[CallableType]:
+def signatures(typ: ProperType) -> list[CallableType]:
     if isinstance(typ, CallableType):
         return [typ]
     if isinstance(typ, Overloaded):
@@ -231,9 +231,9 @@ def signatures(typ: ProperType, api: TypeChecker) -> list[CallableType]:
     if isinstance(typ, Instance):
         call = get_proper_type(find_member("__call__", typ, typ, is_operator=True))
         if isinstance(call, (CallableType, Overloaded)):
-            return signatures(call, api)
+            return signatures(call)
     if isinstance(typ, UnionType):
-        return [s for item in get_proper_types(typ.items) for s in signatures(item, api)]
+        return [s for item in get_proper_types(typ.items) for s in signatures(item)]
     return []
 
 
