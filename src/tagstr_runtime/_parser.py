@@ -83,14 +83,16 @@ _BODY_CHUNK = {
     '"""': re.compile(r'[^{}\\"]*'),
 }
 
-_PREFIXES = frozenset(["", "r", "u", "f", "b", "br", "rb", "fr", "rf"])
-_TEMPLATE_PREFIXES = frozenset(["t", "tr", "rt"])
+#: String and bytes prefixes of every supported Python, lower case ("" included).
+STRING_PREFIXES = frozenset(["", "r", "u", "f", "b", "br", "rb", "fr", "rf"])
+#: Template-string prefixes: string prefixes from Python 3.14 on (SPEC 1.4).
+TEMPLATE_PREFIXES = frozenset(["t", "tr", "rt"])
 # Hard keywords after which a string is already valid Python somewhere (SPEC 1.3):
 # these keep their standard meaning and are never tags.
-_KEYWORDS_BEFORE_STRING = frozenset(
+KEYWORDS_BEFORE_STRING = frozenset(
     "and or not in is if elif else while return yield assert raise await with except from".split()
 )
-_HARD_KEYWORDS = frozenset(keyword.kwlist)
+HARD_KEYWORDS = frozenset(keyword.kwlist)
 
 _TOP, _FIELD, _LINE = 0, 1, 2
 
@@ -161,7 +163,7 @@ class _Lexer:
         self.n = len(text)
         self.filename = filename
         self.source = source
-        self.prefixes = _PREFIXES | _TEMPLATE_PREFIXES if template_strings else _PREFIXES
+        self.prefixes = STRING_PREFIXES | TEMPLATE_PREFIXES if template_strings else STRING_PREFIXES
         self.warnings: list[CompileWarning] = []
         self.in_tag = 0
         self.nesting = 0
@@ -311,8 +313,8 @@ class _Lexer:
         lowered = name.lower()
         if lowered in self.prefixes:
             return self.standard_literal(start, quote_pos, lowered, found, prev), "str"
-        if name in _HARD_KEYWORDS:
-            if name in _KEYWORDS_BEFORE_STRING:
+        if name in HARD_KEYWORDS:
+            if name in KEYWORDS_BEFORE_STRING:
                 return quote_pos, "other"
             self.fail(E.KEYWORD_TAG.format(name), start, quote_pos)
         if statement_start and name in ("match", "case") and self.opens_statement(quote_pos):
@@ -355,7 +357,7 @@ class _Lexer:
                 return
             if kind == "quote" or (
                 kind == "name" and m.end() < self.n and s[m.end()] in "'\""
-                and m.group(kind) not in _HARD_KEYWORDS
+                and m.group(kind) not in HARD_KEYWORDS
             ):
                 self.fail(E.CONCATENATION, m.start(kind), m.end() + (kind == "name"))
             return

@@ -13,12 +13,12 @@ import re
 import tokenize
 from typing import Iterator
 
-from tagstr_runtime._parser import _KEYWORDS_BEFORE_STRING
+from tagstr_runtime.frontend import KEYWORDS_BEFORE_STRING
 
 from tagstr_flake8._rules import FileContext, Report, rule
 
 _CANDIDATE = re.compile(
-    r"(?<![\w.])(?:" + "|".join(sorted(_KEYWORDS_BEFORE_STRING)) + r")(?=['\"])"
+    r"(?<![\w.])(?:" + "|".join(sorted(KEYWORDS_BEFORE_STRING)) + r")(?=['\"])"
 )
 _STRING_STARTS = frozenset(
     getattr(tokenize, name) for name in ("STRING", "FSTRING_START", "TSTRING_START") if hasattr(tokenize, name)
@@ -39,7 +39,7 @@ def check_tag008(ctx: FileContext) -> Iterator[Report]:
     for token, following in zip(tokens, tokens[1:]):
         if (
             token.type == tokenize.NAME
-            and token.string in _KEYWORDS_BEFORE_STRING
+            and token.string in KEYWORDS_BEFORE_STRING
             and following.type in _STRING_STARTS
             and following.start == token.end
         ):

@@ -1,0 +1,51 @@
+"""The front end that tools build on: stable for plugins, the only runtime module they import.
+
+``tagstr_mypy`` and ``tagstr_flake8`` (and any third-party tool that wants to
+understand tag strings) use the runtime's one parser and one desugarer
+through the names below and nothing else; a test fails if a plugin imports a
+private ``tagstr_runtime._*`` module.  Everything here keeps its name and
+meaning across minor versions; what is not here may change at any time.
+
+The pipeline, file by file (see ``docs/architecture.md``)::
+
+    source text --parse()--> ParseResult (TagString / Field / Literal, with Spans)
+                --placeholder_text()--> text CPython parses (same lines, same byte columns)
+                --Desugaring(emitter=...)--> standard ``ast`` tree for one consumer
+
+A consumer that needs a different shape of generated code passes its own
+``Emitter``; it never takes the runtime's generated code apart.
+"""
+
+from __future__ import annotations
+
+from tagstr_runtime._errors import TagSyntaxError
+from tagstr_runtime._model import Field, Literal, Part, Span, TagString
+from tagstr_runtime._parser import (
+    HARD_KEYWORDS,
+    KEYWORDS_BEFORE_STRING,
+    STRING_PREFIXES,
+    TEMPLATE_PREFIXES,
+    CompileWarning,
+    ParseResult,
+    parse,
+)
+from tagstr_runtime._source import Pos, SourceText, decode_source
+
+__all__ = [
+    "CompileWarning",
+    "Field",
+    "HARD_KEYWORDS",
+    "KEYWORDS_BEFORE_STRING",
+    "Literal",
+    "ParseResult",
+    "Part",
+    "Pos",
+    "STRING_PREFIXES",
+    "SourceText",
+    "Span",
+    "TEMPLATE_PREFIXES",
+    "TagString",
+    "TagSyntaxError",
+    "decode_source",
+    "parse",
+]
