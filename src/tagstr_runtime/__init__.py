@@ -40,15 +40,16 @@ _LAZY = {
     "compile": "_compile",
     "convert": "_format",
     "format_value": "_format",
-    "desugar": "_desugar",
-    "desugar_ast": "_desugar",
+    "desugar": "_render",
+    "desugar_ast": "_compile",
     "install": "_importhook",
     "uninstall": "_importhook",
 }
 
 if TYPE_CHECKING:
     from tagstr_runtime._compile import compile
-    from tagstr_runtime._desugar import desugar, desugar_ast
+    from tagstr_runtime._compile import desugar_ast
+    from tagstr_runtime._render import desugar
     from tagstr_runtime._errors import TagSyntaxError
     from tagstr_runtime._format import convert, format_value
     from tagstr_runtime._importhook import install, uninstall

@@ -21,18 +21,23 @@ import sys
 
 __all__ = ["DESUGARER_FILES", "fingerprint"]
 
-#: Files whose bytes decide the generated code (``_compile.py`` chooses flags
-#: and the fallback path; ``_rt.py`` and ``_types.py`` are what that code calls).
+#: Files whose bytes decide the generated code or what it calls at run time.
+#: ``tests/runtime/test_cache.py`` checks that this list is complete: every
+#: ``tagstr_runtime`` module loaded while a tag-string module is compiled and
+#: run must be listed (``_compile.py`` chooses flags and the fallback path).
 DESUGARER_FILES = (
-    "_parser.py",
-    "_desugar.py",
-    "_escapes.py",
-    "_rt.py",
-    "_types.py",
-    "_errors.py",
-    "_source.py",
-    "_model.py",
     "_compile.py",
+    "_desugaring.py",
+    "_emit.py",
+    "_errors.py",
+    "_escapes.py",
+    "_generator.py",
+    "_model.py",
+    "_parser.py",
+    "_placeholder.py",
+    "_rt.py",
+    "_source.py",
+    "_types.py",
 )
 
 _cached: str | None = None

@@ -163,7 +163,7 @@ def _module_code(
         if cached is not None:
             loader._tagstr_pending = (path, True)
             return cached
-    from tagstr_runtime._desugar import compile_source
+    from tagstr_runtime._compile import compile_source
 
     code = compile_source(data, path, "exec", 0, True, optimize, standard_error)
     if own_file:

@@ -77,7 +77,7 @@ def _rewrite_desugared(fn: Path, config: Any, standard_error: SyntaxError) -> tu
     source's ``os.stat`` up to pytest 9.0, the source hash since 9.1
     (hash-based pycs); ``_write_pyc``'s parameter name tells which.
     """
-    from tagstr_runtime._desugar import compile_desugared, desugar_ast
+    from tagstr_runtime._compile import compile_desugared, desugar_ast
 
     stat = os.stat(fn)
     source = fn.read_bytes()

@@ -2,29 +2,19 @@
 
 A desugared module starts with ``from tagstr_runtime._rt import table as
 __tagstr__`` followed by ``__tagstr_0__, __tagstr_1__, ... =
-__tagstr__(ENTRIES)``: built once per module execution, slot 0 is the
-``Interpolation`` class and every other slot a ``Decoded`` the module's tag
-strings pass.  Each tag-string evaluation then costs one global load per
-argument instead of constructing objects (and the tree has one node per
-reference, as the hand-written equivalent would).  The names are dunders:
-never exported by ``from m import *``, never mangled in class bodies, and no
-user code has a reason to bind them.  Eval mode, which has no statements,
-binds the tuple itself to ``__tagstr__`` and subscripts it.
+__tagstr__(ENTRIES)`` (written by ``_emit.RuntimeEmitter``): built once per
+module execution, slot 0 is the ``Interpolation`` class and every other slot
+a ``Decoded`` the module's tag strings pass.  Each tag-string evaluation then
+costs one global load per argument instead of constructing objects.  The
+names are dunders: never exported by ``from m import *``, never mangled in
+class bodies, and no user code has a reason to bind them.
 """
 
 from __future__ import annotations
 
 from tagstr_runtime._types import Decoded, Interpolation
 
-__all__ = ["TABLE_NAME", "slot_name", "table"]
-
-TABLE_NAME = "__tagstr__"
-
-
-def slot_name(index: int) -> str:
-    """The module global holding slot ``index`` of the table."""
-    return f"__tagstr_{index}__"
-
+__all__ = ["table"]
 
 _from_parts = Decoded._from_parts
 

@@ -267,7 +267,7 @@ def _is_zipfile(path: str) -> bool:
 
 
 def _print_desugared(path: str) -> int:
-    from tagstr_runtime._desugar import desugar
+    from tagstr_runtime._render import desugar
 
     filename = "<stdin>" if path == "-" else path
     try:

@@ -37,14 +37,19 @@ class Decoded(str):
 
     ``Decoded(raw)`` cooks ``raw`` exactly as Python cooks the body of an
     ordinary string literal (SPEC 3), so non-ASCII text survives unchanged.
+    ``Decoded(value, raw=raw)`` takes both as given, as ``repr`` shows them
+    when they differ (the text form writes a debug field ``{x=}`` this way:
+    its text is never cooked).
     """
 
     _raw: str  # in the instance __dict__: str subclasses cannot have slots
 
-    def __new__(cls, raw: str) -> Decoded:
+    def __new__(cls, value: str, /, raw: str | None = None) -> Decoded:
+        if raw is not None:
+            return cls._from_parts(value, raw)
         from tagstr_runtime._escapes import cook
 
-        return cls._from_parts(cook(raw), raw)
+        return cls._from_parts(cook(value), value)
 
     @classmethod
     def _from_parts(cls, cooked: str, raw: str) -> Decoded:

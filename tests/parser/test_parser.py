@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from tagstr_runtime._desugar import desugar_ast
+from tagstr_runtime._compile import desugar_ast
 from tagstr_runtime._model import Field, Literal
 from tagstr_runtime._parser import parse
 

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
 import tagstr_runtime
-from tagstr_runtime._desugar import desugar_ast
+from tagstr_runtime._compile import desugar_ast
 from tagstr_runtime._model import Field, Literal
 from tagstr_runtime._parser import parse
 from tagstr_runtime._source import decode_source

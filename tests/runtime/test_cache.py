@@ -18,7 +18,7 @@ from types import ModuleType
 import pytest
 
 import tagstr_runtime
-from tagstr_runtime import _desugar, _fingerprint, _importhook
+from tagstr_runtime import _compile, _fingerprint, _importhook
 
 SRC = Path(tagstr_runtime.__file__).resolve().parents[1]
 
@@ -70,13 +70,13 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Env]:
     monkeypatch.setattr(sys, "dont_write_bytecode", False)
     monkeypatch.setattr(sys, "pycache_prefix", None)
     state = Env(tmp_path)
-    real = _desugar.desugar_ast
+    real = _compile.desugar_ast
 
     def counting(*args: object, **kwargs: object) -> object:
         state.calls += 1
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(_desugar, "desugar_ast", counting)
+    monkeypatch.setattr(_compile, "desugar_ast", counting)
     yield state
     sys.modules.pop("cached_mod", None)
     if not was_installed:
@@ -216,7 +216,7 @@ def test_cache_across_processes_and_stock_python(tmp_path: Path) -> None:
         sys.executable,
         "-c",
         "import sys, tagstr_runtime; tagstr_runtime.install(); import tmod; "
-        "print(tmod.VALUE, 'tagstr_runtime._desugar' in sys.modules)",
+        "print(tmod.VALUE, 'tagstr_runtime._desugaring' in sys.modules)",
     ]
     first = subprocess.run(hooked, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert first.stdout == "0 True\n", first.stderr

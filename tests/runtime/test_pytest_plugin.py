@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import tagstr_runtime
-from tagstr_runtime import _desugar, _fingerprint, _importhook
+from tagstr_runtime import _compile, _fingerprint, _importhook
 
 pytest_plugins = ["pytester"]
 
@@ -135,13 +135,13 @@ def test_plain_tests_are_untouched(pytester: pytest.Pytester, monkeypatch: pytes
 
 def test_rewritten_code_is_cached_apart(project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
-    real = _desugar.desugar_ast
+    real = _compile.desugar_ast
 
     def counting(*args: object, **kwargs: object) -> object:
         calls.append(args[1])
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(_desugar, "desugar_ast", counting)
+    monkeypatch.setattr(_compile, "desugar_ast", counting)
     project.runpytest(*PLUGIN).assert_outcomes(passed=1, failed=1)
     assert sorted(Path(str(c)).name for c in calls) == ["conftest.py", "test_tags.py"]
     names = sorted(p.name for p in (project.path / "__pycache__").iterdir())

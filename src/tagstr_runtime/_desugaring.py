@@ -1,0 +1,218 @@
+"""One desugaring of a source: parse, placeholder, CPython's parse, generation, for one emitter.
+
+Source with tag strings -> ``ast`` tree of standard Python, every node at its
+original position, in one CPython parse (no re-parsing of each expression):
+
+1. ``_parser.parse`` finds the tag strings (the project's only lexer);
+2. ``_placeholder.placeholder_text`` overwrites each in place by a same-shape call;
+3. CPython parses that text: interpolation expressions get exact positions
+   (and their syntax errors land at the right place);
+4. ``_generator.Generator`` replaces each placeholder call, writing the
+   generated code through the consumer's emitter (``_emit``).
+
+A source without tag strings takes CPython's path untouched (SPEC 1.8).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import gc
+import sys
+import warnings
+from contextlib import contextmanager
+from typing import Iterator
+
+from tagstr_runtime import _errors as E
+from tagstr_runtime._emit import Emitter, RuntimeEmitter
+from tagstr_runtime._errors import TagSyntaxError, error_at
+from tagstr_runtime._generator import Generator
+from tagstr_runtime._model import TagString
+from tagstr_runtime._parser import ParseResult, parse
+from tagstr_runtime._placeholder import placeholder_text
+from tagstr_runtime._source import SourceText
+
+__all__ = ["Desugaring", "collector_paused"]
+
+_builtin_compile = builtins.compile
+# PyCF_OPTIMIZED_AST (3.13+) minus PyCF_ONLY_AST: the generator needs the unoptimised tree.
+_OPTIMIZED_ONLY = getattr(ast, "PyCF_OPTIMIZED_AST", 0) & ~ast.PyCF_ONLY_AST
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Everything a desugaring builds (model, trees) is acyclic and dies or lives as a
+    whole: the cyclic collector running in between is pure cost (a third of the
+    time on a large module)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+class Desugaring:
+    """The desugared tree of one source for one consumer, and what led to it.
+
+    ``emitter``: how generated code is written (default: code that runs, for
+    ``mode``).  ``standard_error``: CPython's error for the source, if the
+    caller already has it; a source without tag strings raises it (CPython's
+    error is the best one).  ``original``: the source as given, before
+    decoding and newline normalisation; a source without tag strings is parsed
+    from it, untouched.  Malformed tag strings raise ``TagSyntaxError`` (SPEC 5).
+    """
+
+    source: SourceText
+    result: ParseResult
+    #: the text CPython parsed: each tag string overwritten in place by a call
+    #: with the same per-line length (None without tag strings)
+    placeholder: str | None
+    emitter: Emitter
+    tree: ast.AST
+
+    def __init__(
+        self,
+        text: str,
+        filename: str = "<unknown>",
+        mode: str = "exec",
+        *,
+        emitter: Emitter | None = None,
+        flags: int = 0,
+        standard_error: SyntaxError | MemoryError | None = None,
+        template_strings: bool | None = None,
+        feature_version: tuple[int, int] | None = None,
+        emit_warnings: bool = True,
+        original: str | bytes | None = None,
+    ) -> None:
+        self.emitter = emitter if emitter is not None else RuntimeEmitter(by_name=mode != "eval")
+        with collector_paused():
+            self._build(text, filename, mode, flags, standard_error, template_strings,
+                        feature_version, emit_warnings, original)
+
+    @property
+    def tag_strings(self) -> tuple[TagString, ...]:
+        """The outermost tag strings (nested ones hang off their fields)."""
+        return self.result.tag_strings
+
+    def _build(
+        self,
+        text: str,
+        filename: str,
+        mode: str,
+        flags: int,
+        standard_error: SyntaxError | MemoryError | None,
+        template_strings: bool | None,
+        feature_version: tuple[int, int] | None,
+        emit_warnings: bool,
+        original: str | bytes | None,
+    ) -> None:
+        self.source = src = SourceText(text)
+        self.result = result = parse(text, filename, template_strings=template_strings, source=src)
+        flags = (flags | ast.PyCF_ONLY_AST) & ~_OPTIMIZED_ONLY
+        self.placeholder = None
+        if not result.tag_strings:
+            if standard_error is not None:
+                raise standard_error
+            plain = text if original is None else original
+            self.tree = _parse(plain, filename, mode, flags, feature_version, src, ())
+            return
+        chained: set[int] = set()
+        self.placeholder = placeholder = placeholder_text(text, result.tag_strings, chained)
+        generator = Generator(src, filename, chained, self.emitter)
+        try:
+            tree = _parse(placeholder, filename, mode, flags, feature_version, src, result.tag_strings)
+            tree = generator.replace_in(tree, result.tag_strings)
+        except RecursionError:
+            first = result.tag_strings[0]
+            raise error_at(src, filename, E.TOO_DEEP, first.span.start, first.tag_span.end) from None
+        if generator.replaced != sum(len(t.walk()) for t in result.tag_strings):
+            _reject_patterns(tree, src, filename, result.tag_strings)
+            # Python 3.11 computes f-string field positions by text search and can
+            # misplace two identical placeholders inside one f-string.
+            first = result.tag_strings[0]
+            raise error_at(
+                src, filename,
+                "tag string: cannot locate this tag string in the parsed tree"
+                + (" (identical tag strings inside one f-string are not supported on Python 3.11)"
+                   if sys.version_info < (3, 12) else " (please report this as a bug)"),
+                first.span.start, first.span.end,
+            )
+        self.tree = self.emitter.finish(tree)
+        if emit_warnings:
+            for warning in result.warnings:
+                pos = src.pos(warning.span.start)
+                warnings.warn_explicit(warning.message, SyntaxWarning, filename, pos.line)
+
+
+def _reject_patterns(
+    tree: ast.AST, src: SourceText, filename: str, tags: tuple[TagString, ...]
+) -> None:
+    """``case tag"x":`` reads a placeholder call as a class pattern: say so."""
+    starts = {src.line_col_byte(tag.span.start): tag for tag in tags}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.pattern):
+            tag = starts.get((node.lineno, node.col_offset))
+            if tag is not None:
+                raise error_at(src, filename, E.PATTERN, tag.span.start, tag.span.end)
+
+
+def _parse(
+    text: str | bytes,
+    filename: str,
+    mode: str,
+    flags: int,
+    feature_version: tuple[int, int] | None,
+    original: SourceText,
+    tags: tuple[TagString, ...],
+) -> ast.AST:
+    try:
+        # compile() rather than ast.parse(): the mypy plugin wraps ast.parse for
+        # mypy's own parser and must not see its own calls come back
+        minor = -1 if feature_version is None else feature_version[1]
+        tree: ast.AST = _builtin_compile(
+            text, filename, mode, flags, dont_inherit=True, _feature_version=minor
+        )
+        return tree
+    except SyntaxError as exc:
+        if not tags:  # the source as given: CPython's own error, untouched
+            raise
+        assert isinstance(text, str)
+        raise _restore(exc, text, original, tags) from None
+
+
+def _restore(
+    exc: SyntaxError, placeholder: str, original: SourceText, tags: tuple[TagString, ...]
+) -> SyntaxError:
+    """CPython's error on the placeholder text, moved back onto the original text.
+
+    Inside a tag string it becomes a ``TagSyntaxError`` worded like CPython's
+    f-string errors (``tag string: invalid syntax``).
+    """
+    if exc.lineno is None or exc.text is None or original.text == placeholder:
+        return exc
+    shown = SourceText(placeholder)
+
+    def char_col(line: int | None, offset: int | None) -> int | None:
+        if line is None or offset is None or line > original.line_count:
+            return offset
+        # CPython turned its byte column into characters with the line it had
+        # at hand: the file's own line when the file exists on disk (exc.text),
+        # the parsed placeholder's otherwise
+        if line == exc.lineno and exc.text is not None:
+            used = exc.text
+        else:
+            used = shown.line_text(line)
+        byte_col = len(used[: max(offset - 1, 0)].encode("utf-8"))
+        return original.offset(line, byte_col) - original.line_start(line) + 1
+
+    offset = char_col(exc.lineno, exc.offset)
+    end_offset = char_col(exc.end_lineno, exc.end_offset)
+    text = original.line_text(exc.lineno) if exc.lineno <= original.line_count else exc.text
+    details = (exc.filename, exc.lineno, offset, text, exc.end_lineno, end_offset)
+    if offset is not None and type(exc) is SyntaxError:
+        where = original.line_start(exc.lineno) + offset - 1
+        if any(tag.span.start <= where < tag.span.end for tag in tags):
+            return TagSyntaxError(f"tag string: {exc.msg}", details)
+    return type(exc)(exc.msg, details)

@@ -1,0 +1,205 @@
+"""Emitters: what the generated code of a tag string looks like, one class per consumer.
+
+The generator (``_generator``) finds each tag string in the parsed
+placeholder tree and knows *what* the tag receives: literal parts, and for
+each field its expression's tree, its text, its conversion and its format
+spec.  It asks an emitter *how* to write each of them, so no consumer ever
+takes generated code apart again:
+
+* ``RuntimeEmitter`` (here): code that runs, through a per-module table of
+  prebuilt ``Decoded`` objects (see ``_rt``);
+* ``tagstr_mypy``'s checker emitter: code that type-checks with one hook;
+* ``tagstr_flake8``'s lint emitter: the code a linter should see, plus the
+  facts the TAG rules need (generated lambdas, each tag string's ancestors);
+* ``_render.ReadableEmitter``: the text form ``desugar()`` prints.
+
+Every node an emitter returns must carry a position (``located``): the
+generator hands it the ``Position`` of the part it stands for.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Sequence, TypeVar, cast
+
+from tagstr_runtime._model import Field, TagString
+
+__all__ = [
+    "Emitter", "Position", "RUNTIME_MODULE", "RuntimeEmitter", "TABLE_NAME", "located",
+    "prologue_index", "slot_name",
+]
+
+_N = TypeVar("_N", bound=ast.AST)
+_LOAD = ast.Load()
+#: ``(lineno, col_offset, end_lineno, end_col_offset)``: columns in UTF-8 bytes, as ``ast`` has them.
+Position = tuple[int, int, int, int]
+# Shared: ``arguments`` carries no position, and compile() reads a shared node as often as it occurs.
+_NO_ARGUMENTS = ast.arguments(
+    posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]
+)
+
+#: The module generated code imports at run time, and the name it binds it to.
+RUNTIME_MODULE = "tagstr_runtime._rt"
+TABLE_NAME = "__tagstr__"
+
+
+def slot_name(index: int) -> str:
+    """The module global holding slot ``index`` of the table (0: ``Interpolation``)."""
+    return f"__tagstr_{index}__"
+
+
+def located(node: _N, at: Position) -> _N:
+    """``node`` placed at ``at`` (attribute assignment: the cheapest way)."""
+    n = cast(Any, node)
+    n.lineno, n.col_offset, n.end_lineno, n.end_col_offset = at
+    return node
+
+
+def prologue_index(body: list[ast.stmt]) -> int:
+    """Where generated statements go: after the docstring and ``from __future__`` imports."""
+    index = 0
+    if (
+        body
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+    ):
+        index = 1
+    while (
+        index < len(body)
+        and isinstance(body[index], ast.ImportFrom)
+        and body[index].module == "__future__"  # type: ignore[attr-defined]
+    ):
+        index += 1
+    return index
+
+
+class Emitter:
+    """How each piece of a tag string is written.  Subclasses override all four."""
+
+    def decoded(self, cooked: str, raw: str, at: Position) -> ast.expr:
+        """A literal part: ``cooked`` is its ``str`` value, ``raw`` its ``.raw``."""
+        raise NotImplementedError
+
+    def interpolation(self, field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.expr:
+        """A field: ``value`` is its expression's tree, ``spec`` the format spec's (an f-string,
+        a constant, or ``None`` as a constant)."""
+        raise NotImplementedError
+
+    def call(
+        self,
+        tag: TagString,
+        func: ast.Name,
+        args: list[ast.expr],
+        at: Position,
+        path: Sequence[ast.AST],
+        enclosing: Field | None,
+    ) -> ast.expr:
+        """The tag string itself.  ``path``: the nodes from the walk's root down to the
+        call's parent (the module, or for a nested tag string the enclosing field's
+        expression); ``enclosing``: that field, if any.  Nested tag strings are
+        emitted before the tag string that holds them."""
+        raise NotImplementedError
+
+    def finish(self, tree: ast.AST) -> ast.AST:
+        """The whole tree, once every tag string is emitted."""
+        return tree
+
+    # shared by the emitters --------------------------------------------------------
+
+    @staticmethod
+    def fields_tuple(field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.Tuple:
+        """``(lambda: value, 'expr', conv, spec)``: the 4 items of an ``Interpolation``."""
+        items: list[ast.expr] = [
+            located(ast.Lambda(_NO_ARGUMENTS, value), at),
+            located(ast.Constant(field.expr), at),
+            located(ast.Constant(field.effective_conv), at),
+            spec,
+        ]
+        return located(ast.Tuple(items, _LOAD), at)
+
+
+class RuntimeEmitter(Emitter):
+    """Code for ``exec``/``single`` (``by_name``) and ``eval`` modes.
+
+    Literal parts become references to a table built once per module
+    execution: ``__tagstr_k__`` module globals bound by a prologue, or in eval
+    mode (no statements) ``__tagstr__[k]`` on a tuple bound by the expression
+    itself.  Slot 0 is the ``Interpolation`` class.
+    """
+
+    def __init__(self, by_name: bool = True) -> None:
+        self.by_name = by_name
+        self.entries: list[tuple[str, str]] = []  # (cooked, raw) of each Decoded slot
+        self._index: dict[tuple[str, str], int] = {}
+
+    def ref(self, index: int, at: Position) -> ast.expr:
+        if self.by_name:
+            return located(ast.Name(slot_name(index), _LOAD), at)
+        name = located(ast.Name(TABLE_NAME, _LOAD), at)
+        return located(ast.Subscript(name, located(ast.Constant(index), at), _LOAD), at)
+
+    def decoded(self, cooked: str, raw: str, at: Position) -> ast.expr:
+        key = (cooked, raw)
+        index = self._index.get(key)
+        if index is None:
+            self.entries.append(key)
+            index = self._index[key] = len(self.entries)
+        return self.ref(index, at)
+
+    def interpolation(self, field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.expr:
+        return located(ast.Call(self.ref(0, at), [self.fields_tuple(field, value, spec, at)], []), at)
+
+    def call(
+        self,
+        tag: TagString,
+        func: ast.Name,
+        args: list[ast.expr],
+        at: Position,
+        path: Sequence[ast.AST],
+        enclosing: Field | None,
+    ) -> ast.expr:
+        return located(ast.Call(func, args, []), at)
+
+    def finish(self, tree: ast.AST) -> ast.AST:
+        if isinstance(tree, (ast.Module, ast.Interactive)):
+            at = prologue_index(tree.body) if isinstance(tree, ast.Module) else 0
+            tree.body[at:at] = self.prologue()
+        elif isinstance(tree, ast.Expression):
+            tree.body = self.eval_table(tree.body)
+        return tree
+
+    def prologue(self) -> list[ast.stmt]:
+        """``from tagstr_runtime._rt import table as __tagstr__``, then
+        ``__tagstr_0__, __tagstr_1__, ... = __tagstr__(ENTRIES)``, all on line 1."""
+        load = ast.ImportFrom(RUNTIME_MODULE, [ast.alias("table", TABLE_NAME)], 0)
+        slots = [ast.Name(slot_name(index), ast.Store()) for index in range(len(self.entries) + 1)]
+        build = ast.Assign(
+            [ast.Tuple(cast(Any, slots), ast.Store())],
+            ast.Call(ast.Name(TABLE_NAME, _LOAD), [ast.Constant(cast(Any, tuple(self.entries)))], []),
+        )
+        stmts: list[ast.stmt] = [load, build]
+        for stmt in stmts:
+            for node in ast.walk(stmt):
+                if "lineno" in node._attributes:
+                    located(node, (1, 0, 1, 0))
+        return stmts
+
+    def eval_table(self, body: ast.expr) -> ast.expr:
+        """``(__tagstr__ := __import__(...).table(E), body)[1]``."""
+        importer = ast.Call(
+            ast.Name("__import__", _LOAD),
+            [ast.Constant(RUNTIME_MODULE), ast.Constant(None), ast.Constant(None),
+             ast.Constant(cast(Any, ("table",)))],
+            [],
+        )
+        build = ast.Call(
+            ast.Attribute(importer, "table", _LOAD), [ast.Constant(cast(Any, tuple(self.entries)))], []
+        )
+        bind = ast.NamedExpr(ast.Name(TABLE_NAME, ast.Store()), build)
+        result = ast.Subscript(ast.Tuple([bind, body], _LOAD), ast.Constant(1), _LOAD)
+        ast.copy_location(result, body)
+        for node in ast.walk(result):
+            if node is not body and "lineno" in node._attributes and not hasattr(node, "lineno"):
+                ast.copy_location(node, body)
+        return ast.fix_missing_locations(result)

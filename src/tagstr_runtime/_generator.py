@@ -1,0 +1,256 @@
+"""Replaces each placeholder call in CPython's tree by the tag string's call, through an emitter.
+
+CPython parsed the placeholder text (``_placeholder``), so every
+interpolation expression already is a tree at its exact original position.
+The generator finds each placeholder ``Call`` by its position, takes its
+arguments apart into the fields' expressions (unpicking chained fields), and
+asks the emitter (``_emit``) for each literal part, each interpolation and
+the call itself, giving it the positions of the parts they stand for, so
+3.11+ carets point at the original text.
+
+A full ``NodeTransformer`` pass costs more than compiling the module; the
+tag strings are sorted by position, so each subtree is entered only if a
+bisection says some tag string starts inside it.  The nodes entered on the
+way are the ``path`` emitters receive.
+"""
+
+from __future__ import annotations
+
+import ast
+from bisect import bisect_left
+from typing import Iterable, cast
+
+from tagstr_runtime import _errors as E
+from tagstr_runtime._emit import Emitter, Position, located
+from tagstr_runtime._errors import error_at
+from tagstr_runtime._model import Field, Literal, Span, TagString
+from tagstr_runtime._parser import _SPACE, _match_end
+from tagstr_runtime._source import SourceText
+
+__all__ = ["Generator"]
+
+_CONVERSIONS = {None: -1, "s": ord("s"), "r": ord("r"), "a": ord("a")}
+
+
+class Generator:
+    def __init__(self, source: SourceText, filename: str, chained: set[int], emitter: Emitter) -> None:
+        self.source = source
+        self.filename = filename
+        self.chained = chained
+        self.emitter = emitter
+        self.replaced = 0
+        self._positions: dict[Span, Position] = {}
+        self._path: list[ast.AST] = []
+        self._enclosing: Field | None = None
+
+    def position(self, span: Span) -> Position:
+        found = self._positions.get(span)
+        if found is None:
+            at = self.source.line_col_byte
+            found = self._positions[span] = at(span.start) + at(span.end)
+        return found
+
+    # finding the placeholders ------------------------------------------------
+
+    def replace_in(self, node: ast.AST, tags: tuple[TagString, ...]) -> ast.AST:
+        """``node`` with the placeholders of ``tags`` (outermost, in order) replaced."""
+        if not tags:
+            return node
+        keys = [self.position(tag.span)[:2] for tag in tags]
+        if isinstance(node, ast.Call) and (node.lineno, node.col_offset) == keys[0]:
+            if self.is_placeholder(node, tags[0]) and len(tags) == 1:
+                return self.generate(node, tags[0])
+        self._path.append(node)
+        self._walk(node, tags, keys, 0, len(tags))
+        self._path.pop()
+        return node
+
+    def _walk(
+        self, node: ast.AST, tags: tuple[TagString, ...], keys: list[tuple[int, int]], lo: int, hi: int
+    ) -> None:
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                for index, child in enumerate(value):
+                    if isinstance(child, ast.AST):
+                        new = self._visit_child(child, tags, keys, lo, hi)
+                        if new is not None:
+                            value[index] = new
+            elif isinstance(value, ast.AST):
+                new = self._visit_child(value, tags, keys, lo, hi)
+                if new is not None:
+                    setattr(node, field, new)
+
+    def _visit_child(
+        self, child: ast.AST, tags: tuple[TagString, ...], keys: list[tuple[int, int]], lo: int, hi: int
+    ) -> ast.AST | None:
+        if "col_offset" not in child._attributes:
+            # arguments, comprehension, withitem, match_case, operators, TypeIgnore...
+            if child._fields and not isinstance(child, ast.type_ignore):
+                self._descend(child, tags, keys, lo, hi)
+            return None
+        start = (child.lineno, child.col_offset)  # type: ignore[attr-defined]
+        decorators = getattr(child, "decorator_list", None)
+        if decorators:  # a def's or class's position starts after its decorators
+            start = min(start, (decorators[0].lineno, decorators[0].col_offset))
+        first = bisect_left(keys, start, lo, hi)
+        last = bisect_left(keys, (child.end_lineno, child.end_col_offset), first, hi)  # type: ignore[attr-defined]
+        if first == last:
+            return None
+        if (
+            last - first == 1
+            and keys[first] == start
+            and isinstance(child, ast.Call)
+            and self.is_placeholder(child, tags[first])
+        ):
+            return self.generate(child, tags[first])
+        self._descend(child, tags, keys, first, last)
+        return None
+
+    def _descend(
+        self, node: ast.AST, tags: tuple[TagString, ...], keys: list[tuple[int, int]], lo: int, hi: int
+    ) -> None:
+        self._path.append(node)
+        self._walk(node, tags, keys, lo, hi)
+        self._path.pop()
+
+    def is_placeholder(self, node: ast.Call, tag: TagString) -> bool:
+        _, _, end_line, end_col = self.position(tag.span)
+        return (
+            isinstance(node.func, ast.Name)
+            and node.func.id == tag.tag
+            and node.end_lineno == end_line
+            and node.end_col_offset == end_col
+        )
+
+    # generation --------------------------------------------------------------
+
+    def generate(self, node: ast.Call, tag: TagString) -> ast.expr:
+        self.replaced += 1
+        path, enclosing = tuple(self._path), self._enclosing
+        values = self.field_values(node, tag)
+        emitter = self.emitter
+        args: list[ast.expr] = []
+        raw: list[str] = []
+        cooked: list[str] = []
+        span_start = span_end = -1
+
+        def flush() -> None:
+            if raw:
+                at = self.position(Span(span_start, span_end))
+                args.append(emitter.decoded("".join(cooked), "".join(raw), at))
+                raw.clear()
+                cooked.clear()
+
+        for part in tag.parts:
+            if isinstance(part, Literal):
+                if not raw:
+                    span_start = part.span.start
+                raw.append(part.raw)
+                cooked.append(part.cooked)
+                span_end = part.span.end
+                continue
+            if part.debug is not None:
+                if not raw:
+                    span_start = part.span.start
+                raw.append(part.debug)
+                cooked.append(part.debug)
+                span_end = part.span.start + 1 + len(part.debug)
+            flush()
+            spec = self.spec(part, values)
+            args.append(emitter.interpolation(part, values[part.span.start], spec, self.position(part.span)))
+        flush()
+        assert isinstance(node.func, ast.Name)
+        return emitter.call(tag, node.func, args, self.position(tag.span), path, enclosing)
+
+    def field_values(self, node: ast.Call, tag: TagString) -> dict[int, ast.expr]:
+        """Each field's expression (nested tag strings replaced), by the field's offset.
+
+        Keyed by offset: hashing a ``Field`` would hash its whole subtree.
+        """
+        fields = tag.fields()
+        exprs: list[ast.expr] = []
+        arguments = iter(node.args)
+        index = 0
+        while index < len(fields):  # one argument per field, or per chain of fields
+            end = index + 1
+            while end < len(fields) and fields[end].span.start in self.chained:
+                end += 1
+            chain = next(arguments)
+            group: list[ast.expr] = []
+            for _ in range(end - index - 1):
+                assert isinstance(chain, ast.Call)
+                group.append(chain.args[0])
+                chain = chain.func
+            group.append(chain)
+            exprs.extend(reversed(group))
+            index = end
+        values: dict[int, ast.expr] = {}
+        saved_path, saved_enclosing = self._path, self._enclosing
+        try:
+            for field, expr in zip(fields, exprs):
+                self.check_expression(field, expr)
+                if field.nested:
+                    self._path, self._enclosing = [], field
+                    expr = cast(ast.expr, self.replace_in(expr, field.nested))
+                values[field.span.start] = expr
+        finally:
+            self._path, self._enclosing = saved_path, saved_enclosing
+        return values
+
+    def spec(self, field: Field, values: dict[int, ast.expr]) -> ast.expr:
+        """The format spec, formatted eagerly like an f-string's (SPEC 3)."""
+        if field.spec is None:
+            return located(ast.Constant(None), self.position(field.span))
+        assert field.spec_span is not None
+        if all(isinstance(part, Literal) for part in field.spec):
+            text = "".join(cast(Literal, part).raw for part in field.spec)
+            return located(ast.Constant(text), self.position(field.spec_span))
+        pieces: list[ast.expr] = []
+        for part in field.spec:
+            if isinstance(part, Literal):
+                pieces.append(located(ast.Constant(part.raw), self.position(part.span)))
+                continue
+            if part.debug is not None:
+                pieces.append(located(ast.Constant(part.debug), self.position(part.span)))
+            inner_spec = None
+            if part.spec is not None:
+                inner = self.spec(part, values)
+                if not isinstance(inner, ast.JoinedStr):
+                    inner = located(ast.JoinedStr([inner]), self.position(part.spec_span or part.span))
+                inner_spec = inner
+            formatted = ast.FormattedValue(values[part.span.start], _CONVERSIONS[part.effective_conv], inner_spec)
+            pieces.append(located(formatted, self.position(part.span)))
+        return located(ast.JoinedStr(pieces), self.position(field.spec_span))
+
+    # what CPython's f-string grammar rejects but our placeholder accepts ---------
+
+    def check_expression(self, field: Field, expr: ast.expr) -> None:
+        if isinstance(expr, ast.GeneratorExp) and (expr.lineno, expr.col_offset) == self.position(
+            field.span
+        )[:2]:
+            where = self.source.offset(expr.elt.end_lineno or 0, expr.elt.end_col_offset or 0)
+            where = _match_end(_SPACE, self.source.text, where)
+            raise error_at(self.source, self.filename, E.EXPECTING_FIELD_END, where, where + 3)
+        if "await" not in field.expr and "yield" not in field.expr:
+            return
+        for node in _walk_outside_lambdas(expr):
+            if isinstance(node, ast.Await):
+                self.fail_node(E.AWAIT, node)
+            if isinstance(node, (ast.Yield, ast.YieldFrom)):
+                word = "yield from" if isinstance(node, ast.YieldFrom) else "yield"
+                self.fail_node(E.YIELD.format(word), node)
+
+    def fail_node(self, message: str, node: ast.expr) -> None:
+        start = self.source.offset(node.lineno, node.col_offset)
+        end = self.source.offset(node.end_lineno or node.lineno, node.end_col_offset or 0)
+        raise error_at(self.source, self.filename, message, start, end)
+
+
+def _walk_outside_lambdas(node: ast.AST) -> Iterable[ast.AST]:
+    todo = [node]
+    while todo:
+        current = todo.pop()
+        yield current
+        if not isinstance(current, ast.Lambda):
+            todo.extend(ast.iter_child_nodes(current))

@@ -1,0 +1,178 @@
+"""Texts that stand for a source with tag strings, line for line: the placeholder and the mask.
+
+Both overwrite each outermost tag string in place and keep every line and
+column, so a stock tool that reads them reports at the original positions:
+
+* ``placeholder_text``: what CPython parses.  Each tag string becomes a call
+  with the same UTF-8 byte length per line (``ast`` counts columns in bytes)::
+
+      tag"Hi, {name!r:>{w}}{{!}}"   ->   tag(     name,,  w,       )
+      tag"{a + 1}{b or c}"          ->   tag((a + 1)(b or c))
+
+  The tag name stays, the quotes become the call's parentheses, every field
+  becomes one argument with its expression text untouched, and all other text
+  becomes spaces (or the commas between arguments).  A field that is not a
+  plain name is parenthesised; two such fields with no room for a comma
+  between them parse as a one-argument call ``(a + 1)(b or c)``: the offsets
+  of such *chained* fields are recorded for the generator, which unpicks them.
+* ``mask_text``: what a tokenizer reads (flake8's pycodestyle and ``# noqa``).
+  Each tag string becomes a plain string literal with the same *character*
+  columns (``tokenize``'s unit): ``html"<b>{d["k"]}</b>"`` becomes
+  ``html"xxxxxxxxxxxxxx"``.
+
+Both are built with ``splice``, the one loop that replaces spans of a text.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from typing import Callable, Iterable, TypeVar
+
+from tagstr_runtime._model import Field, Span, TagString
+from tagstr_runtime._parser import _SPACE, _match_end
+
+__all__ = ["field_terminator", "mask_text", "placeholder_text", "splice"]
+
+_T = TypeVar("_T")
+_DOTTED_NAME = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
+_CONSTANT_KEYWORDS = frozenset(["None", "True", "False"])
+_NOT_NEWLINE = re.compile(r"[^\n]")
+
+
+def splice(
+    text: str,
+    items: Iterable[_T],
+    span_of: Callable[[_T], Span],
+    replace: Callable[[_T], str],
+    start: int = 0,
+    end: int | None = None,
+) -> str:
+    """``text[start:end]`` with the span of each item (ordered, not overlapping) replaced."""
+    out: list[str] = []
+    pos = start
+    for item in items:
+        span = span_of(item)
+        out.append(text[pos : span.start])
+        out.append(replace(item))
+        pos = span.end
+    out.append(text[pos : len(text) if end is None else end])
+    return "".join(out)
+
+
+def _tag_span(tag: TagString) -> Span:
+    return tag.span
+
+
+def field_terminator(text: str, field: Field) -> int:
+    """Offset of the ``=``, ``!``, ``:`` or ``}`` that ends a field's expression."""
+    return _match_end(_SPACE, text, field.expr_span.end)
+
+
+# -- the placeholder ---------------------------------------------------------------
+
+
+def _blank(text: str) -> str:
+    """Spaces of the same UTF-8 length as ``text``, newlines kept."""
+    if text.isascii():
+        if "\n" not in text:
+            return " " * len(text)
+        return "\n".join(" " * len(line) for line in text.split("\n"))
+    return "".join("\n" if c == "\n" else " " * len(c.encode("utf-8")) for c in text)
+
+
+def _is_simple(field: Field) -> bool:
+    """A (dotted) name: valid as a call argument without parentheses."""
+    return _DOTTED_NAME.fullmatch(field.expr) is not None and (
+        not keyword.iskeyword(field.expr.split(".", 1)[0]) or field.expr in _CONSTANT_KEYWORDS
+    )
+
+
+class _Placeholders:
+    """Each field is one argument: `` name,`` for a simple field, ``(expr)`` and a
+    comma wherever the blanked text after it has room, else *chained*."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.chained: set[int] = set()  # offsets of fields chained to the previous one
+
+    def fill(self, start: int, end: int, tags: Iterable[TagString]) -> str:
+        return splice(self.text, tags, _tag_span, self.tag, start, end)
+
+    def tag(self, tag: TagString) -> str:
+        text = self.text
+        pad = " " * (len(tag.quote) - 1)
+        out = [tag.tag, "(" + pad]
+        pos = tag.body_span.start
+        pending = False  # the last argument is a parenthesised field still needing a comma
+        for field in tag.fields():  # pre-order: spec fields follow their field
+            gap = _blank(text[pos : field.span.start])
+            if pending:
+                room = gap.find(" ")
+                if room >= 0:
+                    gap = gap[:room] + "," + gap[room + 1 :]
+                    pending = False
+            out.append(gap)
+            term = field_terminator(text, field)
+            if _is_simple(field):
+                out.append("," if pending else " ")
+                out.append(text[field.span.start + 1 : term])
+                out.append(",")
+                pending = False
+            else:
+                if pending:
+                    self.chained.add(field.span.start)
+                out.append("(")
+                out.append(self.fill(field.span.start + 1, term, field.nested))
+                out.append(")")
+                pending = True
+            pos = term + 1
+        out.append(_blank(text[pos : tag.body_span.end]))
+        out.append(pad + ")")
+        return "".join(out)
+
+
+def placeholder_text(text: str, tags: Iterable[TagString], chained: set[int] | None = None) -> str:
+    """The source with every outermost tag string replaced by its placeholder.
+
+    ``chained`` receives the offsets of the fields chained to their predecessor.
+    """
+    builder = _Placeholders(text)
+    out = builder.fill(0, len(text), tags)
+    if chained is not None:
+        chained |= builder.chained
+    return out
+
+
+# -- the mask ------------------------------------------------------------------------
+
+
+def mask_text(text: str, tags: Iterable[TagString]) -> str:
+    """``text`` with each (outermost) tag string masked as a plain string literal.
+
+    Every line keeps its length in characters, so the tokens of everything
+    outside tag strings are exactly the original ones, and each tag string is
+    one ``NAME STRING`` pair.  A single-quoted tag string whose fields span
+    lines keeps its lines through backslash continuations (``"xx\\``); if a
+    field holds an empty line, which no single-quoted literal can, it becomes a
+    triple-quoted literal without the name.
+    """
+    return splice(text, tags, _tag_span, lambda tag: _mask(text, tag))
+
+
+def _mask(text: str, tag: TagString) -> str:
+    body = text[tag.body_span.start : tag.body_span.end]
+    quote = tag.quote
+    if len(quote) == 3 or "\n" not in body:
+        return tag.tag + quote + _NOT_NEWLINE.sub("x", body) + quote
+    segments = body.split("\n")
+    if all(segments[:-1]):
+        continued = ["x" * (len(s) - 1) + "\\" for s in segments[:-1]]
+        return tag.tag + quote + "\n".join([*continued, "x" * len(segments[-1])]) + quote
+    lines = text[tag.span.start : tag.span.end].split("\n")
+    if len(lines[0]) < 3 or len(lines[-1]) < 3:  # no room for the triple quotes
+        return text[tag.span.start : tag.span.end]
+    lines = ['"""' + "x" * (len(lines[0]) - 3)] + ["x" * len(line) for line in lines[1:-1]] + [
+        "x" * (len(lines[-1]) - 3) + '"""'
+    ]
+    return "\n".join(lines)
