@@ -1,49 +1,49 @@
 """One source file with tag strings, as the flake8 hooks and the TAG rules see it.
 
-``analyse`` runs the shared desugarer (``tagstr_runtime._desugar``, the only
-lexer of the project) on the lines flake8 was given and turns its result into:
+``analyse`` runs the runtime's desugarer (the project's only lexer) on the
+lines flake8 was given, with ``LintEmitter`` writing the generated code, and
+keeps:
 
-- ``tree``: the *lint tree*, the desugared module reshaped for linters.  The
-  runtime's tree reaches its helpers through dunder globals bound by a
-  prologue (``__tagstr__``, ``__tagstr_0__``...); linters must never see
-  those, so the prologue is dropped, each ``Decoded`` reference becomes the
-  string constant it stands for and each ``Interpolation((...))`` call its
-  4-tuple.  What is left is ``tag('Hi ', (lambda: name, 'name', 'r', None))``:
-  user expressions at their original positions, inside the lambda that makes
-  them lazy, so pyflakes, mccabe and AST plugins see what the code does.
+- ``tree``: the *lint tree*: ``tag('Hi ', (lambda: name, 'name', 'r', None))``
+  for each tag string, user expressions at their original positions inside
+  the lambda that makes them lazy, and nothing else generated (no run-time
+  table, no helper names), so pyflakes, mccabe and AST plugins see what the
+  code does;
 - ``generated_positions``: the (line, byte column) of every node the
   desugaring made up (a field's lambda and tuple at its ``{``, a literal's
   constant, a format spec).  No user node starts there: user expressions start
   inside fields, and the tag's name starts where the tag string does (which is
   deliberately not in the set).  Reports of other plugins landing there are
-  about code the user did not write and are dropped (``_patch``).
+  about code the user did not write and are dropped (``_patch``);
 - ``masked_lines``: the source with each tag string turned into a plain
   string literal of the same lines and character columns, for the tokenizer
-  (pycodestyle, ``# noqa`` mapping); see ``mask_text``.
-- ``sites()``: each tag string with its generated call and the chain of its
-  enclosing nodes, for the rules.
+  (pycodestyle, ``# noqa`` mapping);
+- ``sites()``: each tag string with its call and the chain of its enclosing
+  nodes, recorded by the emitter while the generator walked to it.
 """
 
 from __future__ import annotations
 
 import ast
-import re
 import tokenize
-from bisect import bisect_left
 from functools import cached_property
-from typing import Iterator, NamedTuple
+from typing import Iterator, NamedTuple, Sequence
 
-from tagstr_runtime._desugar import Desugaring
-from tagstr_runtime._errors import TagSyntaxError
-from tagstr_runtime._model import Field, Span, TagString
-from tagstr_runtime._rt import TABLE_NAME, slot_name
-from tagstr_runtime._source import SourceText
+from tagstr_runtime.frontend import (
+    Desugaring,
+    Emitter,
+    Field,
+    Position,
+    SourceText,
+    TagString,
+    TagSyntaxError,
+    located,
+    mask_text,
+)
 
-__all__ = ["Interp", "TagFile", "TagSite", "analyse", "mask_text", "walk_interpolation"]
+__all__ = ["Interp", "LintEmitter", "TagFile", "TagSite", "analyse", "mask_text", "walk_interpolation"]
 
-_SLOT = re.compile(r"__tagstr_(\d+)__\Z")
-_INTERPOLATION = slot_name(0)
-_NOT_NEWLINE = re.compile(r"[^\n]")
+_LOAD = ast.Load()
 
 
 def analyse(lines: list[str], filename: str, standard_error: SyntaxError) -> TagFile:
@@ -55,11 +55,14 @@ def analyse(lines: list[str], filename: str, standard_error: SyntaxError) -> Tag
     with tag strings, moved onto the original text.
     """
     text = "".join(lines)
+    emitter = LintEmitter()
     try:
-        desugaring = Desugaring(text, filename, emit_warnings=False, standard_error=standard_error)
+        desugaring = Desugaring(
+            text, filename, emitter=emitter, emit_warnings=False, standard_error=standard_error
+        )
     except TagSyntaxError as exc:
         raise for_flake8(exc) from None
-    return TagFile(desugaring, lines)
+    return TagFile(desugaring, emitter, lines)
 
 
 def _flake8_column_shift() -> int:
@@ -99,12 +102,26 @@ class Interp(NamedTuple):
     func: ast.Lambda
 
 
-class TagSite(NamedTuple):
-    """A tag string, the call the lint tree has for it, and its enclosing nodes (outermost first)."""
+class TagSite:
+    """A tag string, the call the lint tree has for it, and its enclosing nodes (outermost first).
 
-    tag: TagString
-    call: ast.Call
-    chain: tuple[ast.AST, ...]
+    The emitter records the nodes the generator walked through to reach the
+    tag string; a nested one's walk starts inside its enclosing tag string's
+    call, so its chain is that site's chain, that call, and the nodes in between.
+    """
+
+    def __init__(self, tag: TagString, call: ast.Call, path: tuple[ast.AST, ...]) -> None:
+        self.tag = tag
+        self.call = call
+        self.parent: TagSite | None = None
+        self._path = path
+
+    @cached_property
+    def chain(self) -> tuple[ast.AST, ...]:
+        if self.parent is None:
+            return self._path
+        inside = _path_between(self.parent.call, self._path[0] if self._path else self.call)
+        return (*self.parent.chain, self.parent.call, *inside, *self._path)
 
     def interpolations(self) -> list[Interp]:
         fields = [part for part in self.tag.parts if isinstance(part, Field)]
@@ -112,41 +129,70 @@ class TagSite(NamedTuple):
         return [Interp(f, func) for f, func in zip(fields, lambdas) if isinstance(func, ast.Lambda)]
 
 
+def _path_between(root: ast.AST, target: ast.AST) -> tuple[ast.AST, ...]:
+    """The nodes strictly between ``root`` and its descendant ``target`` (a few, generated)."""
+    todo: list[tuple[ast.AST, tuple[ast.AST, ...]]] = [(root, ())]
+    while todo:
+        node, above = todo.pop()
+        for child in ast.iter_child_nodes(node):
+            if child is target:
+                return above
+            todo.append((child, (*above, child)))
+    raise AssertionError("a nested tag string outside its enclosing call")
+
+
+class LintEmitter(Emitter):
+    """Writes the lint tree and records what the hooks and rules need."""
+
+    def __init__(self) -> None:
+        self.sites: list[TagSite] = []
+        self.lambdas: list[ast.Lambda] = []
+        self._nested: dict[int, list[TagSite]] = {}  # enclosing field's offset -> its sites
+
+    def decoded(self, cooked: str, raw: str, at: Position) -> ast.expr:
+        return located(ast.Constant(cooked), at)
+
+    def interpolation(self, field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.expr:
+        items = self.fields_tuple(field, value, spec, at)
+        assert isinstance(items.elts[0], ast.Lambda)
+        self.lambdas.append(items.elts[0])
+        return items
+
+    def call(
+        self,
+        tag: TagString,
+        func: ast.Name,
+        args: list[ast.expr],
+        at: Position,
+        path: Sequence[ast.AST],
+        enclosing: Field | None,
+    ) -> ast.expr:
+        call = located(ast.Call(func, args, []), at)
+        site = TagSite(tag, call, tuple(path))
+        for field in tag.fields():
+            for inner in self._nested.pop(field.span.start, ()):
+                inner.parent = site
+        if enclosing is not None:
+            self._nested.setdefault(enclosing.span.start, []).append(site)
+        self.sites.append(site)
+        return call
+
+
 class TagFile:
     """A source with tag strings: lint tree, generated positions, masked lines, sites."""
 
-    def __init__(self, desugaring: Desugaring, lines: list[str]) -> None:
+    def __init__(self, desugaring: Desugaring, emitter: LintEmitter, lines: list[str]) -> None:
         self.desugaring = desugaring
         self.lines = lines
         self.source: SourceText = desugaring.source
-        self.outermost: tuple[TagString, ...] = desugaring.result.tag_strings
+        self.outermost: tuple[TagString, ...] = desugaring.tag_strings
         self.tags: tuple[TagString, ...] = tuple(t for top in self.outermost for t in top.walk())
-        generated = desugaring.generator.generated
-        self.calls: dict[Span, ast.Call] = {tag.span: generated[tag.span] for tag in self.tags}
         self.tree: ast.Module = desugaring.tree  # type: ignore[assignment]
-        self._reshape()
+        #: every tag string (nested ones too), in source order
+        self._sites = sorted(emitter.sites, key=lambda site: site.tag.span.start)
+        self._generated_lambdas = frozenset(map(id, emitter.lambdas))
+        self._lambdas = emitter.lambdas
         self.generated_positions: frozenset[tuple[int, int]] = self._generated_positions()
-
-    # the lint tree ----------------------------------------------------------------
-
-    def _reshape(self) -> None:
-        entries = self.desugaring.generator.entries
-        for call in self.calls.values():
-            args = call.args
-            for index, arg in enumerate(args):
-                if isinstance(arg, ast.Name):
-                    match = _SLOT.match(arg.id)
-                    if match is not None and match.group(1) != "0":
-                        args[index] = ast.copy_location(
-                            ast.Constant(entries[int(match.group(1)) - 1][0]), arg
-                        )
-                elif (
-                    isinstance(arg, ast.Call)
-                    and isinstance(arg.func, ast.Name)
-                    and arg.func.id == _INTERPOLATION
-                ):
-                    args[index] = arg.args[0]
-        self.tree.body[:] = [stmt for stmt in self.tree.body if not _is_prologue(stmt)]
 
     def _generated_positions(self) -> frozenset[tuple[int, int]]:
         at = self.source.line_col_byte
@@ -213,114 +259,22 @@ class TagFile:
     # sites ------------------------------------------------------------------------
 
     def sites(self) -> list[TagSite]:
-        """Every tag string (nested ones too) with its enclosing nodes, in tree order."""
+        """Every tag string (nested ones too) with its enclosing nodes, in source order."""
         return self._sites
-
-    @cached_property
-    def _sites(self) -> list[TagSite]:
-        by_call = {id(self.calls[tag.span]): tag for tag in self.tags}
-        keys = sorted((call.lineno, call.col_offset) for call in self.calls.values())
-        found: list[TagSite] = []
-
-        def visit(node: ast.AST, chain: tuple[ast.AST, ...]) -> None:
-            for child in ast.iter_child_nodes(node):
-                tag = by_call.get(id(child))
-                if tag is not None:
-                    assert isinstance(child, ast.Call)
-                    found.append(TagSite(tag, child, chain))
-                    visit(child, (*chain, child))
-                    continue
-                lineno = getattr(child, "lineno", None)
-                if lineno is not None:
-                    start = (lineno, child.col_offset)  # type: ignore[attr-defined]
-                    decorators = getattr(child, "decorator_list", None)
-                    if decorators:
-                        start = min(start, (decorators[0].lineno, decorators[0].col_offset))
-                    end = (child.end_lineno, child.end_col_offset)  # type: ignore[attr-defined]
-                    first = bisect_left(keys, start)
-                    if first == len(keys) or keys[first] > end:
-                        continue
-                visit(child, (*chain, child))
-
-        visit(self.tree, (self.tree,))
-        return found
 
     def is_generated(self, node: ast.AST) -> bool:
         """A lambda made for an interpolation (not one the user wrote)."""
         return isinstance(node, ast.Lambda) and id(node) in self._generated_lambdas
 
     @cached_property
-    def _generated_lambdas(self) -> frozenset[int]:
-        return frozenset(
-            id(arg.elts[0])
-            for call in self.calls.values()
-            for arg in call.args
-            if isinstance(arg, ast.Tuple) and arg.elts and isinstance(arg.elts[0], ast.Lambda)
-        )
-
-    @cached_property
     def lambda_reads(self) -> frozenset[tuple[int, int]]:
         """(line, byte column) of every name an interpolation's lambda reads."""
         return frozenset(
             (node.lineno, node.col_offset)
-            for call in self.calls.values()
-            for arg in call.args
-            if isinstance(arg, ast.Tuple) and isinstance(arg.elts[0], ast.Lambda)
-            for node in walk_interpolation(self, arg.elts[0])
+            for func in self._lambdas
+            for node in walk_interpolation(self, func)
             if isinstance(node, ast.Name)
         )
-
-
-def _is_prologue(stmt: ast.stmt) -> bool:
-    if isinstance(stmt, ast.ImportFrom):
-        return stmt.module == "tagstr_runtime._rt" and any(a.asname == TABLE_NAME for a in stmt.names)
-    return (
-        isinstance(stmt, ast.Assign)
-        and isinstance(stmt.value, ast.Call)
-        and isinstance(stmt.value.func, ast.Name)
-        and stmt.value.func.id == TABLE_NAME
-    )
-
-
-def mask_text(text: str, tags: tuple[TagString, ...]) -> str:
-    """``text`` with each (outermost) tag string masked as a plain string literal.
-
-    Every line keeps its length in characters (the unit of ``tokenize``
-    columns), so the tokens of everything outside tag strings are exactly the
-    original ones, and each tag string is one ``NAME STRING`` pair whose
-    contents pycodestyle ignores, as it ignores the inside of any string:
-    ``html"<b>{d["k"]}</b>"`` becomes ``html"xxxxxxxxxxxxxx"``.  A
-    single-quoted tag string whose fields span lines keeps its lines through
-    backslash continuations (``"xx\\``); if a field holds an empty line, which
-    no single-quoted literal can, it becomes a triple-quoted literal without
-    the name (three double quotes, x characters, three double quotes).
-    """
-    out: list[str] = []
-    pos = 0
-    for tag in tags:
-        out.append(text[pos : tag.span.start])
-        out.append(_mask(text, tag))
-        pos = tag.span.end
-    out.append(text[pos:])
-    return "".join(out)
-
-
-def _mask(text: str, tag: TagString) -> str:
-    body = text[tag.body_span.start : tag.body_span.end]
-    quote = tag.quote
-    if len(quote) == 3 or "\n" not in body:
-        return tag.tag + quote + _NOT_NEWLINE.sub("x", body) + quote
-    segments = body.split("\n")
-    if all(segments[:-1]):
-        continued = ["x" * (len(s) - 1) + "\\" for s in segments[:-1]]
-        return tag.tag + quote + "\n".join([*continued, "x" * len(segments[-1])]) + quote
-    lines = text[tag.span.start : tag.span.end].split("\n")
-    if len(lines[0]) < 3 or len(lines[-1]) < 3:  # no room for the triple quotes
-        return text[tag.span.start : tag.span.end]
-    lines = ['"""' + "x" * (len(lines[0]) - 3)] + ["x" * len(line) for line in lines[1:-1]] + [
-        "x" * (len(lines[-1]) - 3) + '"""'
-    ]
-    return "\n".join(lines)
 
 
 def walk_interpolation(tagfile: TagFile, func: ast.Lambda) -> Iterator[ast.AST]:

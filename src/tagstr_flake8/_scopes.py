@@ -1,7 +1,7 @@
 """Which binding a name in an interpolation refers to: libcst's scope analysis.
 
 libcst cannot parse tag strings, so it analyses the desugarer's *placeholder
-text* (``tagstr_runtime._desugar.placeholder_text``): the same source with
+text* (``tagstr_runtime.frontend.placeholder_text``): the same source with
 each tag string written as a call whose arguments are the fields'
 expressions, untouched and at their original lines and byte columns.  There
 an interpolation's names are resolved as if it were evaluated eagerly, in
@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 from typing import NamedTuple
 
-from tagstr_runtime._desugar import placeholder_text
+from tagstr_runtime.frontend import placeholder_text
 
 from tagstr_flake8._analysis import TagFile
 

@@ -28,8 +28,7 @@ import sys
 import threading
 from typing import Any, Callable
 
-from tagstr_runtime._errors import TagSyntaxError
-from tagstr_runtime._source import decode_source
+from tagstr_runtime.frontend import TagSyntaxError, decode_source
 from tagstr_mypy._tree import checker_tree
 
 __all__ = ["PENDING", "install", "use_stdlib_parser_in_worker"]
@@ -153,8 +152,7 @@ def _standard_error(
     kwargs: dict[str, Any],
 ) -> Any:
     """A standard syntax error in a file that may have tag strings."""
-    from tagstr_runtime._desugar import placeholder_text
-    from tagstr_runtime._parser import parse
+    from tagstr_runtime.frontend import parse, placeholder_text
 
     assert _native_parse is not None
     tags = parse(text, fnam, template_strings=version >= (3, 14)).tag_strings

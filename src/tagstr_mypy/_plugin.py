@@ -38,6 +38,6 @@ class TagstrPlugin(Plugin):
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
         # a new desugarer (or plugin) must invalidate cached results
-        from tagstr_runtime._fingerprint import fingerprint
+        from tagstr_runtime.frontend import fingerprint
 
         return {"tagstr": fingerprint()}

@@ -46,6 +46,8 @@ from mypy.types import (
     get_proper_types,
 )
 
+from tagstr_runtime.frontend import CHECKER_MODULE, INTERPOLATION_TYPE
+
 from tagstr_mypy._errorcodes import fail_interpolation, fail_not_callable, fail_signature
 
 __all__ = ["TAG_CALL", "tag_call_callback"]
@@ -55,9 +57,9 @@ NOT_A_TAG: Final = "not a tag function"
 # id(tag type) -> (the type, its verdict): a module calls the same tag many times
 _VERDICTS: dict[int, tuple[ProperType, str | None]] = {}
 
-CHECKER: Final = "tagstr_runtime._checker"
+CHECKER: Final = CHECKER_MODULE
 TAG_CALL: Final = f"{CHECKER}.tag_call"
-INTERPOLATION: Final = "tagstr_runtime._types.Interpolation"
+INTERPOLATION: Final = INTERPOLATION_TYPE
 
 
 def tag_call_callback(ctx: FunctionContext) -> Type:

@@ -1,32 +1,95 @@
 """The standard-``ast`` tree mypy checks for a module with tag strings.
 
-It is the runtime's desugared tree (``tagstr_runtime._desugar``: original
-positions, one generated call per tag string) with two changes for the checker:
+It is the runtime's desugaring (original positions, one call per tag string)
+written by ``CheckerEmitter`` for the checker:
 
-* every tag call ``tag(a, b)`` becomes ``__tagstr_call__(tag, a, b)``, so that one
+* every tag string ``tag"..."`` is ``__tagstr_call__(tag, a, b)``, so that one
   plugin hook (on ``tagstr_runtime._checker.tag_call``) types every tag string
   whatever the tag is, and reports in tag-string terms;
-* the run-time table prologue becomes one import of typed stand-ins
-  (``tagstr_runtime._checker``): ``Decoded`` constants become ``__tagstr_d__``.
+* a literal part is ``__tagstr_d__`` (only its type matters), an interpolation
+  ``__tagstr_i__((lambda: expr, 'expr', conv, spec))``;
+* one import of those typed stand-ins replaces the run-time table.
 
-Nothing here lexes: the runtime's parser found the tag strings.
+Nothing here lexes, and nothing takes generated code apart: the runtime's
+parser found the tag strings and its generator asks this emitter what to write.
 """
 
 from __future__ import annotations
 
 import ast
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
-from tagstr_runtime._desugar import Desugaring, _prologue_index
-from tagstr_runtime._rt import TABLE_NAME, slot_name
-from tagstr_runtime._source import SourceText
+from tagstr_runtime.frontend import (
+    CHECKER_MODULE,
+    Desugaring,
+    Emitter,
+    Field,
+    Position,
+    SourceText,
+    TagString,
+    located,
+    prologue_index,
+)
 
-__all__ = ["CHECKER_MODULE", "CheckerTree", "checker_tree"]
+__all__ = ["CHECKER_MODULE", "CheckerEmitter", "CheckerTree", "checker_tree"]
 
-CHECKER_MODULE = "tagstr_runtime._checker"
 CALL_NAME = "__tagstr_call__"
 DECODED_NAME = "__tagstr_d__"
-INTERPOLATION_NAME = slot_name(0)
+INTERPOLATION_NAME = "__tagstr_i__"
+_LOAD = ast.Load()
+
+
+class CheckerEmitter(Emitter):
+    """Generated names and constants get zero-width positions at the start of
+    what they stand for, so that tools listing the expressions at a position
+    (``dmypy inspect``) show the user's, not these."""
+
+    def __init__(self) -> None:
+        self.specs: list[ast.JoinedStr] = []  # generated format specs (f-strings)
+
+    def decoded(self, cooked: str, raw: str, at: Position) -> ast.expr:
+        return located(ast.Name(DECODED_NAME, _LOAD), at)
+
+    def interpolation(self, field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.expr:
+        items = self.fields_tuple(field, value, spec, at)
+        for item in items.elts[1:3]:
+            located(item, _zero_width(at))
+        if isinstance(spec, ast.Constant):
+            located(spec, _zero_width(at))
+        elif isinstance(spec, ast.JoinedStr):
+            self.specs.append(spec)
+        func = located(ast.Name(INTERPOLATION_NAME, _LOAD), _zero_width(at))
+        return located(ast.Call(func, [items], []), at)
+
+    def call(
+        self,
+        tag: TagString,
+        func: ast.Name,
+        args: list[ast.expr],
+        at: Position,
+        path: Sequence[ast.AST],
+        enclosing: Field | None,
+    ) -> ast.expr:
+        hook = located(ast.Name(CALL_NAME, _LOAD), _zero_width(at))
+        return located(ast.Call(hook, [func, *args], []), at)
+
+    def finish(self, tree: ast.AST) -> ast.AST:
+        assert isinstance(tree, ast.Module)
+        names = [
+            ast.alias("tag_call", CALL_NAME),
+            ast.alias("Interpolation", INTERPOLATION_NAME),
+            ast.alias("decoded", DECODED_NAME),
+        ]
+        imp = ast.ImportFrom(CHECKER_MODULE, names, 0)
+        for node in (imp, *names):
+            located(node, (1, 0, 1, 0))
+        at = prologue_index(tree.body)
+        tree.body.insert(at, imp)
+        return tree
+
+
+def _zero_width(at: Position) -> Position:
+    return (at[0], at[1], at[0], at[1])
 
 
 class CheckerTree(NamedTuple):
@@ -48,63 +111,28 @@ def checker_tree(
     characters, its stdlib-``ast`` parser in UTF-8 bytes; the tree follows the
     parser mypy would have used, so positions match stock mypy either way.
     """
+    emitter = CheckerEmitter()
     desugaring = Desugaring(
         text,
         filename,
         "exec",
+        emitter=emitter,
         flags=ast.PyCF_TYPE_COMMENTS,
         template_strings=python_version >= (3, 14),
         feature_version=python_version,
         emit_warnings=False,
     )
-    if not desugaring.result.tag_strings:
+    if not desugaring.tag_strings:
         return None
     tree = desugaring.tree
     assert isinstance(tree, ast.Module)
-    _retarget(tree, desugaring)
-    _fields_at_their_expressions(tree, desugaring)
+    _fields_at_their_expressions([tree] if desugaring.result.fstrings else emitter.specs)
     if char_columns and not text.isascii():
         _to_char_columns(tree, desugaring.source)
     return CheckerTree(tree, desugaring)
 
 
-def _retarget(tree: ast.Module, desugaring: Desugaring) -> None:
-    at = _prologue_index(tree.body)
-    prologue = tree.body[at : at + 2]
-    assert isinstance(prologue[0], ast.ImportFrom) and prologue[0].names[0].asname == TABLE_NAME
-    names = [
-        ast.alias("tag_call", CALL_NAME),
-        ast.alias("Interpolation", INTERPOLATION_NAME),
-        ast.alias("decoded", DECODED_NAME),
-    ]
-    imp = ast.ImportFrom(CHECKER_MODULE, names, 0)
-    for node in (imp, *names):
-        ast.copy_location(node, prologue[0])
-    tree.body[at : at + 2] = [imp]
-    for call in desugaring.generator.generated.values():
-        for arg in call.args:
-            if isinstance(arg, ast.Name) and arg.id != INTERPOLATION_NAME and arg.id.startswith("__tagstr_"):
-                arg.id = DECODED_NAME
-            elif isinstance(arg, ast.Call) and arg.args and isinstance(arg.args[0], ast.Tuple):
-                # the Interpolation class and the expr/conv/spec constants: no
-                # span of their own, so that tools listing the expressions at a
-                # position (dmypy inspect) show the user's, not these
-                _zero_width(arg.func, arg)
-                for item in arg.args[0].elts[1:]:
-                    if isinstance(item, ast.Constant):
-                        _zero_width(item, arg)
-        func = ast.Name(CALL_NAME, ast.Load())
-        _zero_width(func, call)
-        call.args.insert(0, call.func)
-        call.func = func
-
-
-def _zero_width(node: ast.expr, at: ast.expr) -> None:
-    node.lineno = node.end_lineno = at.lineno
-    node.col_offset = node.end_col_offset = at.col_offset
-
-
-def _fields_at_their_expressions(tree: ast.Module, desugaring: Desugaring) -> None:
+def _fields_at_their_expressions(roots: Sequence[ast.AST]) -> None:
     """Give each f-string field the position of its expression.
 
     mypy's stdlib-``ast`` converter moves a field's expression to the field's
@@ -112,16 +140,6 @@ def _fields_at_their_expressions(tree: ast.Module, desugaring: Desugaring) -> No
     Format specs of interpolations are f-strings we generate; the whole tree
     is walked only when the runtime's parser saw a standard f-string.
     """
-    if desugaring.result.fstrings:
-        roots: list[ast.AST] = [tree]
-    else:
-        roots = []
-        for call in desugaring.generator.generated.values():
-            for arg in call.args:
-                if isinstance(arg, ast.Call) and arg.args and isinstance(arg.args[0], ast.Tuple):
-                    spec = arg.args[0].elts[-1]
-                    if isinstance(spec, ast.JoinedStr):
-                        roots.append(spec)
     for root in roots:
         for node in ast.walk(root):
             if isinstance(node, ast.FormattedValue):

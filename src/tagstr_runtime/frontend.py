@@ -18,7 +18,11 @@ A consumer that needs a different shape of generated code passes its own
 
 from __future__ import annotations
 
+from tagstr_runtime import _checker
+from tagstr_runtime._desugaring import Desugaring
+from tagstr_runtime._emit import Emitter, Position, RuntimeEmitter, located, prologue_index
 from tagstr_runtime._errors import TagSyntaxError
+from tagstr_runtime._fingerprint import fingerprint
 from tagstr_runtime._model import Field, Literal, Part, Span, TagString
 from tagstr_runtime._parser import (
     HARD_KEYWORDS,
@@ -29,17 +33,31 @@ from tagstr_runtime._parser import (
     ParseResult,
     parse,
 )
+from tagstr_runtime._placeholder import mask_text, placeholder_text
 from tagstr_runtime._source import Pos, SourceText, decode_source
+from tagstr_runtime._types import Interpolation
+
+#: The module a type checker's tree imports its typed stand-ins from (``_checker``:
+#: ``tag_call``, ``Interpolation``, ``decoded``); code never imports it at run time.
+CHECKER_MODULE: str = _checker.__name__
+#: The full name of the ``Interpolation`` class, as a type checker names its type.
+INTERPOLATION_TYPE: str = f"{Interpolation.__module__}.{Interpolation.__qualname__}"
 
 __all__ = [
+    "CHECKER_MODULE",
     "CompileWarning",
+    "Desugaring",
+    "Emitter",
     "Field",
     "HARD_KEYWORDS",
+    "INTERPOLATION_TYPE",
     "KEYWORDS_BEFORE_STRING",
     "Literal",
     "ParseResult",
     "Part",
     "Pos",
+    "Position",
+    "RuntimeEmitter",
     "STRING_PREFIXES",
     "SourceText",
     "Span",
@@ -47,5 +65,10 @@ __all__ = [
     "TagString",
     "TagSyntaxError",
     "decode_source",
+    "fingerprint",
+    "located",
+    "mask_text",
     "parse",
+    "placeholder_text",
+    "prologue_index",
 ]
