@@ -26,12 +26,12 @@ def source_messages(
     """The TAG messages of ``source``, in line and column order.
 
     ``select`` holds codes or code prefixes, as flake8's ``--select``
-    (``("TAG",)`` runs every rule; the default, the rules on by default).
+    (``"TAG"`` or ``("TAG",)`` runs every rule; the default, the rules on by default).
     A source that is not valid Python (with or without tag strings) raises
     the ``SyntaxError`` flake8 reports as E999.  A rule that raises is not
     skipped, as it is by flake8: the exception propagates.
     """
-    prefixes = tuple(select)
+    prefixes = (select,) if isinstance(select, str) else tuple(select)  # "TAG006" is one code
     enabled = frozenset(code for code in MESSAGES if code.startswith(prefixes))
     lines = source.splitlines(keepends=True)
     try:

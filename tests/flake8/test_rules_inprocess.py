@@ -238,6 +238,7 @@ def test_default_select_leaves_out_the_off_by_default_codes() -> None:
     assert check_source(source, ALL) == [(2, 14, "TAG006"), (2, 20, "TAG004")]
     assert check_source(source, ("TAG00",)) == check_source(source, ALL)
     assert check_source(source, ()) == []
+    assert check_source(source, "TAG006") == [(2, 14, "TAG006")]
 
 
 def test_syntax_error_is_raised() -> None:
