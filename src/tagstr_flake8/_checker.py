@@ -10,16 +10,45 @@ from typing import Any, ClassVar, Iterator
 
 from tagstr_runtime import __version__
 
-from tagstr_flake8._messages import MESSAGES, OFF_BY_DEFAULT, format_message
+from tagstr_flake8._analysis import TagFile
+from tagstr_flake8._context import FileContext
+from tagstr_flake8._messages import MESSAGES, OFF_BY_DEFAULT, TagMessage
 from tagstr_flake8._patch import tagfile_of
-from tagstr_flake8._rules import FileContext, load_rules
+from tagstr_flake8._rules import RULES
 
-__all__ = ["TagstrChecker"]
+__all__ = ["STRICT", "TagstrChecker", "run_rules"]
 
 LOG = logging.getLogger(__name__)
 # Our own tests set it (tox.ini / conftest): a rule that raises fails the test
 # instead of being logged and skipped.
 STRICT = os.environ.get("TAGSTR_STRICT") == "1"
+
+
+def run_rules(
+    tree: ast.AST, lines: list[str], tagfile: TagFile | None, enabled: frozenset[str], *, strict: bool
+) -> Iterator[TagMessage]:
+    """The messages of every rule whose code is ``enabled``, rule by rule (in code order).
+
+    A rule that raises is logged and skipped, so one bug of ours costs one
+    rule, not the file's other diagnostics; with ``strict`` it propagates.
+    """
+    context: FileContext | None = None
+    for rule in RULES:
+        if rule.code not in enabled or (tagfile is None and not rule.standard_files):
+            continue
+        if context is None:
+            context = FileContext(tree, lines, tagfile)
+        try:
+            messages = list(rule.check(context))
+            wrong = [m for m in messages if type(m) is not rule.message]
+            if wrong:
+                raise TypeError(f"rule {rule.code} reported {wrong!r}")
+        except Exception:
+            if strict:
+                raise
+            LOG.exception("tagstr_flake8: rule %s failed", rule.code)
+            continue
+        yield from messages
 
 
 class TagstrChecker:
@@ -54,19 +83,5 @@ class TagstrChecker:
 
     def run(self) -> Iterator[tuple[int, int, str, type[Any]]]:
         tagfile = tagfile_of(self.tree)
-        enabled = self.enabled
-        context: FileContext | None = None
-        for rule in load_rules():
-            if rule.code not in enabled or (tagfile is None and not rule.standard_files):
-                continue
-            if context is None:
-                context = FileContext(self.tree, self.lines, tagfile, enabled)
-            try:
-                reports = list(rule.check(context))
-            except Exception:
-                if STRICT:
-                    raise
-                LOG.exception("tagstr_flake8: rule %s failed", rule.code)
-                continue
-            for report in reports:
-                yield report.line, report.col, format_message(report.code, report.args), type(self)
+        for message in run_rules(self.tree, self.lines, tagfile, self.enabled, strict=STRICT):
+            yield message.line, message.col, message.text, type(self)

@@ -1,66 +1,156 @@
-"""The TAG code table: every code, its message template, and which are off by default.
+"""The TAG code table: one message class per code, and which codes are off by default.
 
-Each template starts with its code and has ``{}`` holes filled with ``repr``-style
-arguments when the diagnostic is printed (``format_message``).  Grepping a code
-finds its text here, its rule in ``_rules/``, its example file in
-``tests/flake8/examples/`` and its entry in ``docs/flake8.md``.
+As in pyflakes, a diagnostic is a small object: where it is, plus the values
+its class's template names (``TemplatePrefix(line, col, tag="t")``); the text
+is rendered only when printed.  Each class carries its ``code``, so a rule
+never spells a code, and its ``template`` names its fields, so a rule passes
+each value once.  Grepping a code finds its class here, its rule in
+``_rules/``, its example file in ``tests/flake8/examples/`` and its entry in
+``docs/flake8.md``.
 """
 
 from __future__ import annotations
 
-from typing import Final
+import ast
+from string import Formatter
+from typing import ClassVar, Final, Mapping
 
-__all__ = ["MESSAGES", "OFF_BY_DEFAULT", "format_message"]
+__all__ = [
+    "AssignmentExpression", "BuiltinTag", "CODES", "ClassVariable", "KeywordString", "LoopCapture",
+    "MESSAGES", "NamedEscape", "OFF_BY_DEFAULT", "PrefixBinding", "TagMessage", "TemplatePrefix",
+    "UnderLock", "WithTarget",
+]
 
-MESSAGES: Final[dict[str, str]] = {
-    "TAG001": (
-        "TAG001 tag {!r} is a template-string prefix on Python 3.14: there {}\"...\" is a t-string, "
-        "not a call of {!r}; rename the tag"
-    ),
-    "TAG002": (
-        "TAG002 '\\N{{' in a tag string starts an interpolation of {!r}, not a named character; "
-        "write '\\N{{{{{}}}}}' for the character"
-    ),
-    "TAG003": (
-        "TAG003 {!r} is written as a tag function but is named like a string prefix: "
-        "{}\"...\" is a string literal, so it can never be used as a tag"
-    ),
-    "TAG004": (
-        "TAG004 builtin {!r} is not a tag function: {}\"...\" calls it with Decoded and "
+
+class TagMessage:
+    """One TAG diagnostic: position, code (from the class) and the values of its template's fields."""
+
+    code: ClassVar[str]
+    template: ClassVar[str]  # str.format template with named fields; the text follows the code
+    field_names: ClassVar[frozenset[str]]
+
+    __slots__ = ("line", "col", "args")
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        cls.field_names = frozenset(name for _, name, _, _ in Formatter().parse(cls.template) if name)
+
+    def __init__(self, line: int, col: int, **args: object) -> None:
+        if args.keys() != self.field_names:  # a rule passing the wrong values fails at once
+            raise TypeError(f"{type(self).__name__} takes {sorted(self.field_names)}, got {sorted(args)}")
+        self.line = line
+        self.col = col  # 0-based UTF-8 bytes: the unit of ast col_offset, as every AST plugin reports
+        self.args = args
+
+    @classmethod
+    def at(cls, node: ast.expr | ast.stmt, **args: object) -> TagMessage:
+        """The message reported at the start of ``node``."""
+        return cls(node.lineno, node.col_offset, **args)
+
+    @property
+    def text(self) -> str:
+        return f"{self.code} {self.template.format(**self.args)}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.line}, {self.col}, **{self.args!r})"
+
+
+class TemplatePrefix(TagMessage):
+    code = "TAG001"
+    template = (
+        "tag {tag!r} is a template-string prefix on Python 3.14: there {tag}\"...\" is a t-string, "
+        "not a call of {tag!r}; rename the tag"
+    )
+
+
+class NamedEscape(TagMessage):
+    code = "TAG002"
+    template = (
+        "'\\N{{' in a tag string starts an interpolation of {name!r}, not a named character; "
+        "write '\\N{{{{{name}}}}}' for the character"
+    )
+
+
+class PrefixBinding(TagMessage):
+    code = "TAG003"
+    template = (
+        "{name!r} is written as a tag function but is named like a string prefix: "
+        "{name}\"...\" is a string literal, so it can never be used as a tag"
+    )
+
+
+class BuiltinTag(TagMessage):
+    code = "TAG004"
+    template = (
+        "builtin {tag!r} is not a tag function: {tag}\"...\" calls it with Decoded and "
         "Interpolation arguments"
-    ),
-    "TAG005": (
-        "TAG005 interpolation reads class variable {!r}: the lazy closure cannot see the class "
+    )
+
+
+class ClassVariable(TagMessage):
+    code = "TAG005"
+    template = (
+        "interpolation reads class variable {name!r}: the lazy closure cannot see the class "
         "body (it reads a global of that name or raises NameError)"
-    ),
-    "TAG006": (
-        "TAG006 interpolation captures loop variable {!r}: a tag that reads it later sees the "
+    )
+
+
+class LoopCapture(TagMessage):
+    code = "TAG006"
+    template = (
+        "interpolation captures loop variable {name!r}: a tag that reads it later sees the "
         "value of a later iteration"
-    ),
-    "TAG007": (
-        "TAG007 assignment expression in an interpolation binds {!r} inside the lazy closure, "
+    )
+
+
+class AssignmentExpression(TagMessage):
+    code = "TAG007"
+    template = (
+        "assignment expression in an interpolation binds {name!r} inside the lazy closure, "
         "not in the enclosing scope"
-    ),
-    "TAG008": (
-        "TAG008 keyword {!r} immediately followed by a string reads like a tag string but is "
+    )
+
+
+class KeywordString(TagMessage):
+    code = "TAG008"
+    template = (
+        "keyword {keyword!r} immediately followed by a string reads like a tag string but is "
         "not one; add a space"
-    ),
-    "TAG009": (
-        "TAG009 interpolation reads {!r}, bound by the enclosing 'with': a tag that reads it "
+    )
+
+
+class WithTarget(TagMessage):
+    code = "TAG009"
+    template = (
+        "interpolation reads {name!r}, bound by the enclosing 'with': a tag that reads it "
         "later may find it closed"
-    ),
-    "TAG010": (
-        "TAG010 interpolation {!r} inside 'with {}': a tag that reads it later does so after "
+    )
+
+
+class UnderLock(TagMessage):
+    code = "TAG010"
+    template = (
+        "interpolation {expr!r} inside 'with {lock}': a tag that reads it later does so after "
         "the lock is released"
-    ),
+    )
+
+
+#: The code table: code -> message class, in code order.
+CODES: Final[Mapping[str, type[TagMessage]]] = {
+    cls.code: cls
+    for cls in (
+        TemplatePrefix, NamedEscape, PrefixBinding, BuiltinTag, ClassVariable,
+        LoopCapture, AssignmentExpression, KeywordString, WithTarget, UnderLock,
+    )
 }
+
+#: code -> its text with ``{field}`` holes (as printed, code first).
+MESSAGES: Final[Mapping[str, str]] = {code: f"{code} {cls.template}" for code, cls in CODES.items()}
 
 # Taste and "may be a hazard, depending on the tag" rules: enabled with --extend-select.
 # The lazy-evaluation rules fire only if the tag keeps an Interpolation and calls
 # getvalue() later; most tags (html, sql...) read every value at once, so by
 # default they would report nearly every tag string written in a loop.
-OFF_BY_DEFAULT: Final[tuple[str, ...]] = ("TAG006", "TAG008", "TAG009", "TAG010")
-
-
-def format_message(code: str, args: tuple[object, ...]) -> str:
-    return MESSAGES[code].format(*args)
+OFF_BY_DEFAULT: Final[tuple[str, ...]] = tuple(
+    cls.code for cls in (LoopCapture, KeywordString, WithTarget, UnderLock)
+)

@@ -81,6 +81,13 @@ class SourceText:
         start = self._starts[line - 1]
         return Pos(line, col, len(self.text[start:offset].encode("utf-8")))
 
+    def col_byte(self, line: int, col_char: int) -> int:
+        """Byte column of a character column of ``line`` (``tokenize``'s unit to ``ast``'s)."""
+        if self._ascii:
+            return col_char
+        start = self._starts[line - 1]
+        return len(self.text[start : start + col_char].encode("utf-8"))
+
     def line_col_byte(self, offset: int) -> tuple[int, int]:
         """``pos(offset)`` without the character column: the desugarer's hot path."""
         starts = self._starts

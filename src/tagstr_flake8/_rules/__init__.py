@@ -1,79 +1,50 @@
-"""The TAG rules: one module per code, each registering its check with ``@rule``.
+"""The TAG rules: one module per code, all listed once in ``RULES``.
 
-A check takes the ``FileContext`` of one file and yields ``Report`` records;
-the text is formatted once, on the way out (``_checker``).  Adding a rule
-means adding a module here, its message to ``_messages.MESSAGES``, an example
-file under ``tests/flake8/examples/`` and an entry in ``docs/flake8.md``.
+A check takes the ``FileContext`` of one file and yields message objects
+(``_messages``); their text is rendered on the way out.  ``RULES`` is the one
+place that says which rule reports which message class and whether it also
+runs on files without tag strings: no registration by import, no package
+scanning, so reading this file tells what runs.
 """
 
 from __future__ import annotations
 
-import ast
-import importlib
-import pkgutil
-from functools import cached_property
-from typing import Callable, Iterable, NamedTuple
+from typing import Callable, Final, Iterable, NamedTuple
 
-from tagstr_flake8._analysis import TagFile
+from tagstr_flake8._context import FileContext
+from tagstr_flake8._messages import (
+    AssignmentExpression, BuiltinTag, ClassVariable, KeywordString, LoopCapture, NamedEscape,
+    PrefixBinding, TagMessage, TemplatePrefix, UnderLock, WithTarget,
+)
+from tagstr_flake8._rules import (
+    builtin_tag, class_scope, keyword_string, lock, loop_capture, named_escape, prefix_binding,
+    template_prefix, walrus, with_target,
+)
 
-__all__ = ["FileContext", "RULES", "Report", "Rule", "load_rules", "rule"]
+__all__ = ["Check", "RULES", "Rule"]
 
-
-class Report(NamedTuple):
-    line: int
-    col: int  # 0-based UTF-8 bytes: the unit of ast col_offset, as every AST plugin reports
-    code: str
-    args: tuple[object, ...]
-
-
-class FileContext:
-    """What a rule may look at: the tree, the lines, the tag strings, what is enabled."""
-
-    def __init__(
-        self, tree: ast.AST, lines: list[str], tagfile: TagFile | None, enabled: frozenset[str]
-    ) -> None:
-        self.tree = tree
-        self.lines = lines
-        self.tagfile = tagfile
-        self.enabled = enabled
-
-    @cached_property
-    def text(self) -> str:
-        return "".join(self.lines)
-
-    @cached_property
-    def scopes(self):  # type: ignore[no-untyped-def]
-        """libcst's scope analysis of this file (``_scopes.ScopeIndex``), or None if unavailable."""
-        from tagstr_flake8._scopes import scope_index
-
-        assert self.tagfile is not None
-        return scope_index(self.tagfile)
-
-
-Check = Callable[[FileContext], Iterable[Report]]
+Check = Callable[[FileContext], Iterable[TagMessage]]
 
 
 class Rule(NamedTuple):
-    code: str
+    message: type[TagMessage]  # what the check reports: its code decides whether the rule runs
     check: Check
-    standard_files: bool  # also runs on files without tag strings
+    standard_files: bool = False  # also runs on files without tag strings
+
+    @property
+    def code(self) -> str:
+        return self.message.code
 
 
-RULES: list[Rule] = []
-
-
-def rule(code: str, *, standard_files: bool = False) -> Callable[[Check], Check]:
-    def register(check: Check) -> Check:
-        RULES.append(Rule(code, check, standard_files))
-        return check
-
-    return register
-
-
-def load_rules() -> list[Rule]:
-    """Import every module of this package (each registers its rules), once."""
-    if not RULES:
-        for info in pkgutil.iter_modules(__path__):
-            importlib.import_module(f"{__name__}.{info.name}")
-        RULES.sort(key=lambda r: r.code)
-    return RULES
+RULES: Final[tuple[Rule, ...]] = (
+    Rule(TemplatePrefix, template_prefix.check_tag001),
+    Rule(NamedEscape, named_escape.check_tag002),
+    Rule(PrefixBinding, prefix_binding.check_tag003, standard_files=True),
+    Rule(BuiltinTag, builtin_tag.check_tag004),
+    Rule(ClassVariable, class_scope.check_tag005),
+    Rule(LoopCapture, loop_capture.check_tag006),
+    Rule(AssignmentExpression, walrus.check_tag007),
+    Rule(KeywordString, keyword_string.check_tag008, standard_files=True),
+    Rule(WithTarget, with_target.check_tag009),
+    Rule(UnderLock, lock.check_tag010),
+)

@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING, Callable, Iterator
 from tagstr_flake8._analysis import Interp, TagFile, TagSite, walk_interpolation
 
 if TYPE_CHECKING:
-    from tagstr_flake8._rules import FileContext, Report
+    from tagstr_flake8._context import FileContext
+    from tagstr_flake8._messages import TagMessage
 
 __all__ = [
     "COMPREHENSIONS", "SCOPE_NODES", "enclosing_with_items", "in_body", "in_same_scope",
-    "innermost_scope", "name_ids", "name_positions", "reads", "reads_of_targets",
+    "name_ids", "name_positions", "reads", "reads_of_targets",
 ]
 
 SCOPE_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.Module)
@@ -34,14 +35,6 @@ def in_same_scope(tagfile: TagFile, site: TagSite) -> Iterator[tuple[ast.AST, as
         yield node, path[index + 1]
         if isinstance(node, SCOPE_NODES) and not tagfile.is_generated(node):
             return
-
-
-def innermost_scope(tagfile: TagFile, site: TagSite) -> ast.AST:
-    """The def, class, user lambda or module whose scope the tag string is evaluated in."""
-    node: ast.AST = site.chain[0]
-    for node, _ in in_same_scope(tagfile, site):
-        pass
-    return node
 
 
 def in_body(node: ast.AST, child: ast.AST) -> bool:
@@ -73,12 +66,12 @@ def enclosing_with_items(tagfile: TagFile, site: TagSite) -> Iterator[ast.withit
 
 
 def reads_of_targets(
-    ctx: FileContext, code: str, targets_of: Callable[[TagFile, TagSite], list[ast.AST]]
-) -> Iterator[Report]:
-    """Report ``code`` at each name an interpolation reads that libcst's scope
+    ctx: FileContext,
+    message: type[TagMessage],
+    targets_of: Callable[[TagFile, TagSite], list[ast.AST]],
+) -> Iterator[TagMessage]:
+    """Report ``message`` at each name an interpolation reads that libcst's scope
     analysis resolves to a binding made by one of ``targets_of(site)``."""
-    from tagstr_flake8._rules import Report
-
     tagfile = ctx.tagfile
     assert tagfile is not None
     candidates: list[tuple[ast.Name, set[tuple[int, int]]]] = []
@@ -94,4 +87,4 @@ def reads_of_targets(
         return
     for name, positions in candidates:
         if any((b.line, b.col) in positions for b in ctx.scopes.bindings(name.lineno, name.col_offset)):
-            yield Report(name.lineno, name.col_offset, code, (name.id,))
+            yield message.at(name, name=name.id)

@@ -10,7 +10,8 @@ import ast
 import builtins
 from typing import Iterator
 
-from tagstr_flake8._rules import FileContext, Report, rule
+from tagstr_flake8._context import FileContext
+from tagstr_flake8._messages import BuiltinTag, TagMessage
 
 BUILTIN_NAMES = frozenset(name for name in dir(builtins) if not name.startswith("_"))
 
@@ -35,8 +36,7 @@ def _bound_anywhere(tree: ast.AST) -> set[str]:
     return bound
 
 
-@rule("TAG004")
-def check_tag004(ctx: FileContext) -> Iterator[Report]:
+def check_tag004(ctx: FileContext) -> Iterator[TagMessage]:
     tagfile = ctx.tagfile
     assert tagfile is not None
     suspects = [tag for tag in tagfile.tags if tag.tag in BUILTIN_NAMES]
@@ -46,4 +46,4 @@ def check_tag004(ctx: FileContext) -> Iterator[Report]:
     for tag in suspects:
         if tag.tag not in bound:
             line, col = tagfile.position(tag.span.start)
-            yield Report(line, col, "TAG004", (tag.tag, tag.tag))
+            yield BuiltinTag(line, col, tag=tag.tag)

@@ -12,7 +12,8 @@ from __future__ import annotations
 import ast
 from typing import Iterator
 
-from tagstr_flake8._rules import FileContext, Report, rule
+from tagstr_flake8._context import FileContext
+from tagstr_flake8._messages import ClassVariable, TagMessage
 from tagstr_flake8._rules._common import in_body, in_same_scope, name_ids, reads
 
 
@@ -30,8 +31,7 @@ def _class_body_names(node: ast.ClassDef) -> set[str]:
     return names
 
 
-@rule("TAG005")
-def check_tag005(ctx: FileContext) -> Iterator[Report]:
+def check_tag005(ctx: FileContext) -> Iterator[TagMessage]:
     tagfile = ctx.tagfile
     assert tagfile is not None
     candidates: list[ast.Name] = []
@@ -46,4 +46,4 @@ def check_tag005(ctx: FileContext) -> Iterator[Report]:
         return
     for name in candidates:
         if any(b.in_class and b.same_scope for b in ctx.scopes.bindings(name.lineno, name.col_offset)):
-            yield Report(name.lineno, name.col_offset, "TAG005", (name.id,))
+            yield ClassVariable.at(name, name=name.id)

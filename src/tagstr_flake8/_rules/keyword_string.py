@@ -15,7 +15,8 @@ from typing import Iterator
 
 from tagstr_runtime.frontend import KEYWORDS_BEFORE_STRING
 
-from tagstr_flake8._rules import FileContext, Report, rule
+from tagstr_flake8._context import FileContext
+from tagstr_flake8._messages import KeywordString, TagMessage
 
 _CANDIDATE = re.compile(
     r"(?<![\w.])(?:" + "|".join(sorted(KEYWORDS_BEFORE_STRING)) + r")(?=['\"])"
@@ -25,8 +26,7 @@ _STRING_STARTS = frozenset(
 )
 
 
-@rule("TAG008", standard_files=True)
-def check_tag008(ctx: FileContext) -> Iterator[Report]:
+def check_tag008(ctx: FileContext) -> Iterator[TagMessage]:
     if _CANDIDATE.search(ctx.text) is None:
         return
     lines = ctx.lines
@@ -44,5 +44,4 @@ def check_tag008(ctx: FileContext) -> Iterator[Report]:
             and following.start == token.end
         ):
             line, col = token.start
-            col_byte = len(ctx.lines[line - 1][:col].encode("utf-8"))
-            yield Report(line, col_byte, "TAG008", (token.string,))
+            yield KeywordString(line, ctx.source.col_byte(line, col), keyword=token.string)

@@ -13,7 +13,8 @@ import ast
 import re
 from typing import Iterator
 
-from tagstr_flake8._rules import FileContext, Report, rule
+from tagstr_flake8._context import FileContext
+from tagstr_flake8._messages import TagMessage, UnderLock
 from tagstr_flake8._rules._common import enclosing_with_items, reads
 
 _LOCKISH = re.compile(r"(?i)(lock|mutex|sem(aphore)?|cond(ition)?)s?$")
@@ -29,8 +30,7 @@ def _last_name(expr: ast.expr) -> str:
     return ""
 
 
-@rule("TAG010")
-def check_tag010(ctx: FileContext) -> Iterator[Report]:
+def check_tag010(ctx: FileContext) -> Iterator[TagMessage]:
     tagfile = ctx.tagfile
     assert tagfile is not None
     for site in tagfile.sites():
@@ -44,5 +44,4 @@ def check_tag010(ctx: FileContext) -> Iterator[Report]:
         held = ast.unparse(locks[0])
         for interp in site.interpolations():
             if next(reads(tagfile, interp), None) is not None:
-                body = interp.func.body
-                yield Report(body.lineno, body.col_offset, "TAG010", (interp.field.expr, held))
+                yield UnderLock.at(interp.func.body, expr=interp.field.expr, lock=held)

@@ -15,7 +15,8 @@ import ast
 from typing import Iterator
 
 from tagstr_flake8._analysis import TagFile, TagSite
-from tagstr_flake8._rules import FileContext, Report, rule
+from tagstr_flake8._context import FileContext
+from tagstr_flake8._messages import LoopCapture, TagMessage
 from tagstr_flake8._rules._common import COMPREHENSIONS, in_body, in_same_scope, reads_of_targets
 
 
@@ -37,6 +38,5 @@ def _loop_targets(tagfile: TagFile, site: TagSite) -> list[ast.AST]:
     return targets
 
 
-@rule("TAG006")
-def check_tag006(ctx: FileContext) -> Iterator[Report]:
-    return reads_of_targets(ctx, "TAG006", _loop_targets)
+def check_tag006(ctx: FileContext) -> Iterator[TagMessage]:
+    return reads_of_targets(ctx, LoopCapture, _loop_targets)

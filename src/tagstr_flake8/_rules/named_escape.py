@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from tagstr_flake8._rules import FileContext, Report, rule
+from tagstr_flake8._context import FileContext
+from tagstr_flake8._messages import NamedEscape, TagMessage
 
 
-@rule("TAG002")
-def check_tag002(ctx: FileContext) -> Iterator[Report]:
+def check_tag002(ctx: FileContext) -> Iterator[TagMessage]:
     tagfile = ctx.tagfile
     assert tagfile is not None
     fields = {f.span.start: f for tag in tagfile.tags for f in tag.fields()}
@@ -21,4 +21,4 @@ def check_tag002(ctx: FileContext) -> Iterator[Report]:
         if field is None:
             continue
         line, col = tagfile.position(warning.span.start)
-        yield Report(line, col, "TAG002", (field.expr, field.expr))
+        yield NamedEscape(line, col, name=field.expr)

@@ -18,12 +18,13 @@ import ast
 import sys
 from typing import Iterator
 
-from tagstr_flake8._rules import FileContext, Report, rule
+from tagstr_runtime.frontend import STRING_PREFIXES, TEMPLATE_PREFIXES
 
-_PREFIXES = ["r", "u", "f", "b", "br", "rb", "fr", "rf"]
-if sys.version_info >= (3, 14):  # pragma: >=3.14 cover
-    _PREFIXES += ["t", "tr", "rt"]
-PREFIXES = frozenset(_PREFIXES)
+from tagstr_flake8._context import FileContext
+from tagstr_flake8._messages import PrefixBinding, TagMessage
+
+# lower case, as the runtime lists them; template prefixes are prefixes from 3.14 on (SPEC 1.4)
+PREFIXES = (STRING_PREFIXES - {""}) | (TEMPLATE_PREFIXES if sys.version_info >= (3, 14) else frozenset())
 _EVIDENCE = frozenset(["Decoded", "Interpolation", "getvalue", "TagFunction"])
 
 
@@ -67,8 +68,7 @@ def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
                 todo.append(holder.body)
 
 
-@rule("TAG003", standard_files=True)
-def check_tag003(ctx: FileContext) -> Iterator[Report]:
+def check_tag003(ctx: FileContext) -> Iterator[TagMessage]:
     # this rule runs on every file: visit statements only (no expressions),
     # and look closer only at a definition or assignment of a prefix name
     if not isinstance(ctx.tree, ast.Module):
@@ -76,7 +76,7 @@ def check_tag003(ctx: FileContext) -> Iterator[Report]:
     for node in _statements(ctx.tree.body):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             if _is_prefix(node.name) and _is_tag_function(node):
-                yield Report(node.lineno, node.col_offset, "TAG003", (node.name, node.name))
+                yield PrefixBinding.at(node, name=node.name)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             named = [t for t in targets if isinstance(t, ast.Name) and _is_prefix(t.id)]
@@ -87,4 +87,4 @@ def check_tag003(ctx: FileContext) -> Iterator[Report]:
             )
             if tagged:
                 for target in named:
-                    yield Report(target.lineno, target.col_offset, "TAG003", (target.id, target.id))
+                    yield PrefixBinding.at(target, name=target.id)

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from tagstr_flake8._rules import FileContext, Report, rule
+from tagstr_runtime.frontend import TEMPLATE_PREFIXES
 
-TEMPLATE_PREFIXES = frozenset(["t", "tr", "rt"])
+from tagstr_flake8._context import FileContext
+from tagstr_flake8._messages import TagMessage, TemplatePrefix
 
 
-@rule("TAG001")
-def check_tag001(ctx: FileContext) -> Iterator[Report]:
+def check_tag001(ctx: FileContext) -> Iterator[TagMessage]:
     assert ctx.tagfile is not None
     for tag in ctx.tagfile.tags:
         if tag.tag.lower() in TEMPLATE_PREFIXES:
             line, col = ctx.tagfile.position(tag.span.start)
-            yield Report(line, col, "TAG001", (tag.tag, tag.tag, tag.tag))
+            yield TemplatePrefix(line, col, tag=tag.tag)

@@ -11,15 +11,15 @@ import ast
 from typing import Iterator
 
 from tagstr_flake8._analysis import walk_interpolation
-from tagstr_flake8._rules import FileContext, Report, rule
+from tagstr_flake8._context import FileContext
+from tagstr_flake8._messages import AssignmentExpression, TagMessage
 
 
-@rule("TAG007")
-def check_tag007(ctx: FileContext) -> Iterator[Report]:
+def check_tag007(ctx: FileContext) -> Iterator[TagMessage]:
     tagfile = ctx.tagfile
     assert tagfile is not None
     for site in tagfile.sites():
         for interp in site.interpolations():
             for node in walk_interpolation(tagfile, interp.func):
                 if isinstance(node, ast.NamedExpr):
-                    yield Report(node.lineno, node.col_offset, "TAG007", (node.target.id,))
+                    yield AssignmentExpression.at(node, name=node.target.id)

@@ -11,7 +11,8 @@ import ast
 from typing import Iterator
 
 from tagstr_flake8._analysis import TagFile, TagSite
-from tagstr_flake8._rules import FileContext, Report, rule
+from tagstr_flake8._context import FileContext
+from tagstr_flake8._messages import TagMessage, WithTarget
 from tagstr_flake8._rules._common import enclosing_with_items, reads_of_targets
 
 
@@ -23,6 +24,5 @@ def _with_targets(tagfile: TagFile, site: TagSite) -> list[ast.AST]:
     ]
 
 
-@rule("TAG009")
-def check_tag009(ctx: FileContext) -> Iterator[Report]:
-    return reads_of_targets(ctx, "TAG009", _with_targets)
+def check_tag009(ctx: FileContext) -> Iterator[TagMessage]:
+    return reads_of_targets(ctx, WithTarget, _with_targets)
