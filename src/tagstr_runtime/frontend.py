@@ -29,6 +29,7 @@ from tagstr_runtime._parser import (
     ParseResult,
     parse,
 )
+from tagstr_runtime._patching import PatchWarning, strict, wrap_once
 from tagstr_runtime._source import Pos, SourceText, decode_source
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "Literal",
     "ParseResult",
     "Part",
+    "PatchWarning",
     "Pos",
     "STRING_PREFIXES",
     "SourceText",
@@ -48,4 +50,6 @@ __all__ = [
     "TagSyntaxError",
     "decode_source",
     "parse",
+    "strict",
+    "wrap_once",
 ]
