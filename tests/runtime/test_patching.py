@@ -27,12 +27,12 @@ def _shout(original: Callable[[], str]) -> Callable[[], str]:
 
 def test_wraps_a_module_function_once() -> None:
     module = types.ModuleType("thirdparty")
-    module.hello = lambda: "hi"  # type: ignore[attr-defined]
-    stock = module.hello  # type: ignore[attr-defined]
+    module.hello = lambda: "hi"
+    stock = module.hello
     for _ in range(3):  # e.g. activated three times, or imported under two names
         assert wrap_once(module, "hello", _shout, tool="tagstr_test", feature="shouting")
-    assert module.hello() == "HI"  # type: ignore[attr-defined]
-    assert module.hello.__wrapped__ is stock  # type: ignore[attr-defined]
+    assert module.hello() == "HI"
+    assert module.hello.__wrapped__ is stock
 
 
 def test_wraps_a_cached_property_on_its_class() -> None:
