@@ -27,7 +27,7 @@ def _shout(original: Callable[[], str]) -> Callable[[], str]:
 
 def test_wraps_a_module_function_once() -> None:
     module = types.ModuleType("thirdparty")
-    module.hello = lambda: "hi"
+    module.hello = lambda: "hi"  # type: ignore[attr-defined]
     stock = module.hello
     for _ in range(3):  # e.g. activated three times, or imported under two names
         assert wrap_once(module, "hello", _shout, tool="tagstr_test", feature="shouting")
