@@ -1,25 +1,34 @@
-"""``TagstrChecker``: the flake8 AST plugin (code prefix ``TAG``) that runs the TAG rules."""
+"""``TagstrChecker``: the flake8 AST plugin (code prefix ``TAG``) that runs the TAG rules.
+
+Activation, not import, installs the hooks of ``_patch`` (``import
+tagstr_flake8`` changes nothing in flake8): ``add_options`` and
+``parse_options`` both call ``install``, which is idempotent.  flake8 calls
+them from ``parse_args``, which runs in every process that checks files and
+before any file is parsed: the main process; each *spawned* ``--jobs`` worker,
+whose initializer (``checker._mp_init``) parses the arguments again; *forked*
+workers inherit the classes the parent already patched.  So no install at
+import is needed, even in workers (the ``--jobs`` tests, fork and spawn, would
+show otherwise).  Both hooks install, not just the first: a host that calls
+only one of them still gets tag strings.
+"""
 
 from __future__ import annotations
 
 import argparse
 import ast
 import logging
-import os
 from typing import Any, ClassVar, Iterator
 
 from tagstr_runtime import __version__
+from tagstr_runtime.frontend import strict
 
 from tagstr_flake8._messages import MESSAGES, OFF_BY_DEFAULT, format_message
-from tagstr_flake8._patch import tagfile_of
+from tagstr_flake8._patch import install, tagfile_of
 from tagstr_flake8._rules import FileContext, load_rules
 
 __all__ = ["TagstrChecker"]
 
 LOG = logging.getLogger(__name__)
-# Our own tests set it (tox.ini / conftest): a rule that raises fails the test
-# instead of being logged and skipped.
-STRICT = os.environ.get("TAGSTR_STRICT") == "1"
 
 
 class TagstrChecker:
@@ -36,11 +45,13 @@ class TagstrChecker:
 
     @classmethod
     def add_options(cls, option_manager: Any) -> None:
+        install()
         option_manager.extend_default_ignore(list(OFF_BY_DEFAULT))
 
     @classmethod
     def parse_options(cls, options: argparse.Namespace) -> None:
         """Run only the rules whose code the options select (cheaper, and no libcst for nothing)."""
+        install()
         try:
             from flake8.style_guide import Decision, DecisionEngine
 
@@ -49,6 +60,8 @@ class TagstrChecker:
                 code for code in MESSAGES if engine.decision_for(code) is Decision.Selected
             )
         except Exception:  # an unexpected flake8: run everything, flake8 filters the output
+            if strict():
+                raise
             LOG.debug("tagstr_flake8: cannot compute the selected codes", exc_info=True)
             cls.enabled = frozenset(MESSAGES)
 
@@ -64,7 +77,7 @@ class TagstrChecker:
             try:
                 reports = list(rule.check(context))
             except Exception:
-                if STRICT:
+                if strict():
                     raise
                 LOG.exception("tagstr_flake8: rule %s failed", rule.code)
                 continue
