@@ -1,27 +1,36 @@
-"""``TagstrChecker``: the flake8 AST plugin (code prefix ``TAG``) that runs the TAG rules."""
+"""``TagstrChecker``: the flake8 AST plugin (code prefix ``TAG``) that runs the TAG rules.
+
+Activation, not import, installs the hooks of ``_patch`` (``import
+tagstr_flake8`` changes nothing in flake8): ``add_options`` and
+``parse_options`` both call ``install``, which is idempotent.  flake8 calls
+them from ``parse_args``, which runs in every process that checks files and
+before any file is parsed: the main process; each *spawned* ``--jobs`` worker,
+whose initializer (``checker._mp_init``) parses the arguments again; *forked*
+workers inherit the classes the parent already patched.  So no install at
+import is needed, even in workers (the ``--jobs`` tests, fork and spawn, would
+show otherwise).  Both hooks install, not just the first: a host that calls
+only one of them still gets tag strings.
+"""
 
 from __future__ import annotations
 
 import argparse
 import ast
 import logging
-import os
 from typing import Any, ClassVar, Iterator
 
 from tagstr_runtime import __version__
+from tagstr_runtime.frontend import strict
 
 from tagstr_flake8._analysis import TagFile
 from tagstr_flake8._context import FileContext
 from tagstr_flake8._messages import MESSAGES, OFF_BY_DEFAULT, TagMessage
-from tagstr_flake8._patch import tagfile_of
+from tagstr_flake8._patch import install, tagfile_of
 from tagstr_flake8._rules import RULES
 
-__all__ = ["STRICT", "TagstrChecker", "run_rules"]
+__all__ = ["TagstrChecker", "run_rules"]
 
 LOG = logging.getLogger(__name__)
-# Our own tests set it (tox.ini / conftest): a rule that raises fails the test
-# instead of being logged and skipped.
-STRICT = os.environ.get("TAGSTR_STRICT") == "1"
 
 
 def run_rules(
@@ -65,11 +74,13 @@ class TagstrChecker:
 
     @classmethod
     def add_options(cls, option_manager: Any) -> None:
+        install()
         option_manager.extend_default_ignore(list(OFF_BY_DEFAULT))
 
     @classmethod
     def parse_options(cls, options: argparse.Namespace) -> None:
         """Run only the rules whose code the options select (cheaper, and no libcst for nothing)."""
+        install()
         try:
             from flake8.style_guide import Decision, DecisionEngine
 
@@ -78,10 +89,12 @@ class TagstrChecker:
                 code for code in MESSAGES if engine.decision_for(code) is Decision.Selected
             )
         except Exception:  # an unexpected flake8: run everything, flake8 filters the output
+            if strict():
+                raise
             LOG.debug("tagstr_flake8: cannot compute the selected codes", exc_info=True)
             cls.enabled = frozenset(MESSAGES)
 
     def run(self) -> Iterator[tuple[int, int, str, type[Any]]]:
         tagfile = tagfile_of(self.tree)
-        for message in run_rules(self.tree, self.lines, tagfile, self.enabled, strict=STRICT):
+        for message in run_rules(self.tree, self.lines, tagfile, self.enabled, strict=strict()):
             yield message.line, message.col, message.text, type(self)

@@ -1,9 +1,10 @@
 """The hooks into flake8 that make every check run on files with tag strings.
 
 Stock flake8 parses a file once (``FileProcessor.build_ast``) and, on a
-``SyntaxError``, reports E999 and runs nothing else.  Importing
-``tagstr_flake8`` (flake8 imports every registered plugin in the main process
-and, with ``--jobs``, in each worker, forked or spawned) wraps three methods:
+``SyntaxError``, reports E999 and runs nothing else.  ``install`` wraps three
+methods (through ``wrap_once``: once, and a method a new flake8 moved is left
+alone with one warning); the plugin calls it when flake8 activates it, not
+when it is imported (see ``tagstr_flake8._checker`` for when):
 
 - ``FileProcessor.build_ast``: the standard ``ast.parse`` first, untouched;
   only when it fails, the desugarer runs on the lines flake8 was given (so
@@ -32,13 +33,14 @@ from typing import Any, Callable, Iterator
 from flake8 import checker as _checker
 from flake8 import processor as _processor
 
+from tagstr_runtime.frontend import strict, wrap_once
+
 from tagstr_flake8._analysis import TagFile, analyse
 
 __all__ = ["CLOSURE_CODES", "TAGFILE_ATTRIBUTE", "install", "tagfile_of"]
 
 LOG = logging.getLogger(__name__)
 TAGFILE_ATTRIBUTE = "_tagstr_file"  # on the FileProcessor and on the tree it built
-_MARK = "_tagstr_wrapped"
 # Codes other plugins report at a *user* name because of the closure the
 # desugaring generates for an interpolation: bugbear's "function definition
 # does not bind loop variable".  Where the closure is an interpolation's, the
@@ -49,15 +51,6 @@ CLOSURE_CODES = frozenset(["B023"])
 def tagfile_of(obj: object) -> TagFile | None:
     found = getattr(obj, TAGFILE_ATTRIBUTE, None)
     return found if isinstance(found, TagFile) else None
-
-
-def _wrap(owner: type, name: str, make: Callable[[Any], Any]) -> None:
-    current = owner.__dict__[name]
-    if getattr(current, _MARK, False):
-        return  # imported twice (e.g. under two module names): wrap once
-    new = make(current)
-    setattr(new, _MARK, True)
-    setattr(owner, name, new)
 
 
 def _make_build_ast(original: Callable[[Any], Any]) -> Callable[[Any], Any]:
@@ -72,6 +65,8 @@ def _make_build_ast(original: Callable[[Any], Any]) -> Callable[[Any], Any]:
         except SyntaxError:
             raise
         except Exception:  # a bug of ours must not take flake8 down: report CPython's error
+            if strict():
+                raise
             LOG.exception("tagstr_flake8: desugaring %s failed", self.filename)
             raise standard from None
         setattr(self, TAGFILE_ATTRIBUTE, tagfile)
@@ -122,7 +117,9 @@ def _masked_tokens(
         yield token
 
 
-def _make_file_tokens(original: functools.cached_property[Any]) -> functools.cached_property[Any]:
+def _make_file_tokens(original: object) -> functools.cached_property[Any]:
+    if not isinstance(original, functools.cached_property):
+        raise TypeError(f"not a functools.cached_property: {original!r}")
     compute = original.func
 
     def file_tokens(self: Any) -> list[tokenize.TokenInfo]:
@@ -164,9 +161,16 @@ def _make_run_ast_checks(original: Callable[[Any], Any]) -> Callable[[Any], Any]
     return run_ast_checks
 
 
+_TOOL = "tagstr_flake8"
+
+
 def install() -> None:
-    """Wrap flake8's methods (idempotent)."""
-    _wrap(_processor.FileProcessor, "build_ast", _make_build_ast)
-    _wrap(_processor.FileProcessor, "generate_tokens", _make_generate_tokens)
-    _wrap(_processor.FileProcessor, "file_tokens", _make_file_tokens)
-    _wrap(_checker.FileChecker, "run_ast_checks", _make_run_ast_checks)
+    """Wrap flake8's methods (idempotent; a method flake8 moved is left alone, with one warning)."""
+    processor = _processor.FileProcessor
+    wrap_once(processor, "build_ast", _make_build_ast, tool=_TOOL,
+              feature="checking files with tag strings (they get E999, as without the plugin)")
+    tokens = "the original text of files with tag strings for token checks and # noqa"
+    wrap_once(processor, "generate_tokens", _make_generate_tokens, tool=_TOOL, feature=tokens)
+    wrap_once(processor, "file_tokens", _make_file_tokens, tool=_TOOL, feature=tokens)
+    wrap_once(_checker.FileChecker, "run_ast_checks", _make_run_ast_checks, tool=_TOOL,
+              feature="dropping other plugins' reports on code the desugaring generated")

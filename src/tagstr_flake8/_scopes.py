@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 from typing import NamedTuple
 
-from tagstr_runtime.frontend import placeholder_text
+from tagstr_runtime.frontend import placeholder_text, strict
 
 from tagstr_flake8._analysis import TagFile
 
@@ -88,8 +88,19 @@ class ScopeIndex:
 
 
 def scope_index(tagfile: TagFile) -> ScopeIndex | None:
+    """The index, or ``None`` (the scope rules are skipped) where libcst cannot parse the file."""
+    try:
+        from libcst import ParserSyntaxError
+    except ImportError:  # libcst is an extra of flake8 support: no scope rules without it
+        LOG.debug("tagstr_flake8: libcst missing, no scope analysis")
+        return None
     try:
         return ScopeIndex(tagfile)
-    except Exception:  # libcst cannot parse this Python (newer syntax): skip the scope rules
-        LOG.debug("tagstr_flake8: libcst scope analysis unavailable", exc_info=True)
+    except ParserSyntaxError:  # syntax newer than this libcst: expected, not a bug of ours
+        LOG.debug("tagstr_flake8: libcst cannot parse this file", exc_info=True)
+        return None
+    except Exception:
+        if strict():
+            raise
+        LOG.debug("tagstr_flake8: libcst scope analysis failed", exc_info=True)
         return None

@@ -28,7 +28,7 @@ import sys
 import threading
 from typing import Any, Callable
 
-from tagstr_runtime.frontend import TagSyntaxError, decode_source
+from tagstr_runtime.frontend import TagSyntaxError, decode_source, strict, wrap_once
 from tagstr_mypy._tree import checker_tree
 
 __all__ = ["PENDING", "install", "use_stdlib_parser_in_worker"]
@@ -46,27 +46,34 @@ _char_columns = False
 
 def install(options: Any) -> None:
     """Wrap both parsers, once per process; ``options`` are mypy's global options."""
-    global _options, _native_parse, _ast_parse
+    global _options
     with _lock:
         _options = options
-        if getattr(ast.parse, "_tagstr_wrapped", False):
-            return
         try:
             import ast_serialize
         except ImportError:  # mypy before the native parser
             pass
         else:
-            _native_parse = ast_serialize.parse
-            ast_serialize.parse = _wrap(_parse_native, _native_parse)
-        _ast_parse = ast.parse
-        ast.parse = _wrap(_parse_stdlib, _ast_parse)
+            wrap_once(ast_serialize, "parse", _make_native, tool=_TOOL,
+                      feature="tag strings with the native parser (--no-native-parser still has them)")
+        wrap_once(ast, "parse", _make_stdlib, tool=_TOOL, feature="tag strings with the stdlib-ast parser")
 
 
-def _wrap(function: Callable[..., Any], original: Callable[..., Any]) -> Callable[..., Any]:
-    function._tagstr_wrapped = True  # type: ignore[attr-defined]
-    function.__wrapped__ = original  # type: ignore[attr-defined]
-    function.__doc__ = original.__doc__
-    return function
+_TOOL = "tagstr_mypy"
+
+
+def _make_native(original: Callable[..., Any]) -> Callable[..., Any]:
+    global _native_parse
+    _native_parse = original
+    _parse_native.__doc__ = original.__doc__
+    return _parse_native
+
+
+def _make_stdlib(original: Callable[..., ast.AST]) -> Callable[..., ast.AST]:
+    global _ast_parse
+    _ast_parse = original
+    _parse_stdlib.__doc__ = original.__doc__
+    return _parse_stdlib
 
 
 def use_stdlib_parser_in_worker(options: Any) -> None:
@@ -106,6 +113,8 @@ def _parse_native(fnam: str, source: str | bytes | None = None, *args: Any, **kw
     try:
         return _tag_strings_native(result, fnam, source, args, kwargs)
     except Exception as exc:  # a bug of ours must not become a mypy crash
+        if strict():
+            raise
         return _with_errors(result, [_error(1, 0, f"tag strings: internal error: {exc!r}")])
 
 
@@ -222,7 +231,9 @@ def _parse_stdlib(
         raise shifted from None
     except SyntaxError:
         raise
-    except Exception:
+    except Exception:  # a bug of ours: mypy reports the standard error, as stock
+        if strict():
+            raise
         raise original from None
     if built is None:
         raise original

@@ -1,19 +1,28 @@
 """pytest plugin (entry point ``pytest11: tagstr``): tag strings in tests and conftest files.
 
-The import hook is installed when pytest imports this module, which happens
-before any ``conftest.py`` or test module is imported.  That alone is not
-enough: pytest imports test modules and conftest files through its own
-assertion-rewriting loader, which parses them with ``ast.parse`` and so
-rejects tag strings.  ``_rewrite_test`` is therefore wrapped: when the
-standard parse fails, the desugared tree (every node at its original
-position) goes through pytest's own ``rewrite_asserts``, so a failing
-``assert html"..." == ...`` gets pytest's usual introspection.
+Importing this module changes nothing; pytest *activates* it through
+``pytest_load_initial_conftests`` (``tryfirst``): the earliest hook pytest
+calls on an entry-point or ``-p`` plugin after loading it, and the last one
+before any ``conftest.py`` or test module is imported.  ``pytest_configure``
+activates it too, for a plugin registered later (``pytest_plugins`` in a
+conftest); activation is idempotent.
+
+Activation installs the import hook.  That alone is not enough: pytest
+imports test modules and conftest files through its own assertion-rewriting
+loader, which parses them with ``ast.parse`` and so rejects tag strings.
+``_rewrite_test`` is therefore wrapped: when the standard parse fails, the
+desugared tree (every node at its original position) goes through pytest's
+own ``rewrite_asserts``, so a failing ``assert html"..." == ...`` gets
+pytest's usual introspection.  Wrapping goes through ``wrap_once``: a pytest
+that moved one of these internals runs as stock, with one warning.
 
 pytest caches rewritten code in ``__pycache__/m.<tag>-pytest-<version>.pyc``.
 Desugared code goes to ``...-pytest-<version>.tagstr-<fingerprint>.pyc``
 instead (read only after the standard one proved stale), for the reasons
 given in ``_importhook``: a run without this plugin, or with another
-desugarer, must never execute it.
+desugarer, must never execute it.  So ``_rewrite_test`` is wrapped only when
+both ``_read_pyc`` and ``_write_pyc`` were, and ``_write_pyc``'s cache key is
+one this module knows.
 """
 
 from __future__ import annotations
@@ -23,32 +32,47 @@ import os
 from typing import TYPE_CHECKING, Any
 
 import _pytest.assertion.rewrite as _rewrite
+import pytest
 
 # Imported now, not lazily as elsewhere: pytest rewrites this package's modules
 # too (it is a plugin's package), and a lazy import from inside the patched
 # _read_pyc below would re-enter it while _fingerprint is half imported.
 from tagstr_runtime import _fingerprint  # noqa: F401
 from tagstr_runtime._importhook import _tag_name, install
+from tagstr_runtime._patching import wrap_once
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
     from types import CodeType
 
-__all__: list[str] = []
+__all__ = ["pytest_configure", "pytest_load_initial_conftests"]
 
-install()
-
+_TOOL = "tagstr_runtime (pytest plugin)"
+_FEATURE = "tag strings in test modules and conftest.py under assertion rewriting (--assert=plain keeps them)"
+_CACHE_KEYS = ("source_stat", "source_hash")  # _write_pyc's 3rd parameter: see _rewrite_desugared
 _desugared_files: set[str] = set()  # co_filename of rewritten code that was desugared
-_CACHE_KEY: str = getattr(_rewrite._write_pyc, "_tagstr_original", _rewrite._write_pyc).__code__.co_varnames[2]
 
 
-def _patch(name: str, make: Callable[[Any], Any]) -> None:
-    original = getattr(_rewrite, name)
-    if getattr(original, "_tagstr_original", None) is None:  # idempotent across re-imports
-        wrapper = make(original)
-        wrapper._tagstr_original = original
-        setattr(_rewrite, name, wrapper)
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
+    _activate()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    _activate()
+
+
+def _activate() -> None:
+    install()
+    cache = all(
+        [  # both attempted, so that each missing one is named
+            wrap_once(_rewrite, "_read_pyc", _make_read_pyc, tool=_TOOL, feature=_FEATURE),
+            wrap_once(_rewrite, "_write_pyc", _make_write_pyc, tool=_TOOL, feature=_FEATURE),
+        ]
+    )
+    if cache:
+        wrap_once(_rewrite, "_rewrite_test", _make_rewrite_test, tool=_TOOL, feature=_FEATURE)
 
 
 def _make_rewrite_test(original: Callable[[Path, Any], tuple[object, CodeType]]) -> Any:
@@ -81,14 +105,13 @@ def _rewrite_desugared(fn: Path, config: Any, standard_error: SyntaxError) -> tu
 
     stat = os.stat(fn)
     source = fn.read_bytes()
-    if _CACHE_KEY == "source_stat":
+    write_pyc = _rewrite._write_pyc
+    if getattr(write_pyc, "__wrapped__", write_pyc).__code__.co_varnames[2] == "source_stat":
         key: object = stat
-    elif _CACHE_KEY == "source_hash":
+    else:
         import importlib.util
 
         key = importlib.util.source_hash(source)
-    else:  # a pytest this plugin does not know: tag strings stay unsupported
-        raise standard_error
     strfn = str(fn)
     tree = desugar_ast(source, strfn, "exec", standard_error=standard_error)
     assert isinstance(tree, ast.Module)
@@ -109,14 +132,13 @@ def _make_read_pyc(original: Callable[..., CodeType | None]) -> Any:
 
 
 def _make_write_pyc(original: Callable[..., bool]) -> Any:
+    key = original.__code__.co_varnames[2]
+    if key not in _CACHE_KEYS:  # a pytest this plugin does not know: no tag strings
+        raise TypeError(f"unknown cache key {key!r}")
+
     def _write_pyc(state: Any, co: CodeType, source_key: object, pyc: Path) -> bool:
         if co.co_filename in _desugared_files:
             pyc = pyc.with_name(_tag_name(pyc.name))
         return original(state, co, source_key, pyc)
 
     return _write_pyc
-
-
-_patch("_rewrite_test", _make_rewrite_test)
-_patch("_read_pyc", _make_read_pyc)
-_patch("_write_pyc", _make_write_pyc)

@@ -33,6 +33,7 @@ from tagstr_runtime._parser import (
     ParseResult,
     parse,
 )
+from tagstr_runtime._patching import PatchWarning, strict, wrap_once
 from tagstr_runtime._placeholder import mask_text, placeholder_text
 from tagstr_runtime._source import Pos, SourceText, decode_source
 from tagstr_runtime._types import Interpolation
@@ -55,6 +56,7 @@ __all__ = [
     "Literal",
     "ParseResult",
     "Part",
+    "PatchWarning",
     "Pos",
     "Position",
     "RuntimeEmitter",
@@ -71,4 +73,6 @@ __all__ = [
     "parse",
     "placeholder_text",
     "prologue_index",
+    "strict",
+    "wrap_once",
 ]

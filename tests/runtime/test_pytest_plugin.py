@@ -169,3 +169,43 @@ def test_real_pytest_run(tmp_path: Path) -> None:
     assert result.returncode == 1, result.stdout + result.stderr
     assert "1 failed, 1 passed" in result.stdout
     assert "AssertionError: assert '<b>4</b>' == '<b>5</b>'" in result.stdout
+
+
+def _run_python(code: str, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "TAGSTR_", "PYTEST_"))}
+    env.update(PYTHONPATH=str(SRC), TAGSTR_AUTOLOAD="0")
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+@pytest.mark.subprocess
+def test_importing_the_plugin_patches_nothing(tmp_path: Path) -> None:
+    code = (
+        "import _pytest.assertion.rewrite as r\n"
+        "import tagstr_runtime._pytest_plugin as p\n"
+        "assert not any(hasattr(getattr(r, n), '__wrapped__') for n in ('_rewrite_test', '_read_pyc', '_write_pyc'))\n"
+        "p._activate()\n"
+        "assert r._rewrite_test._tagstr_wrapped and r._write_pyc.__wrapped__\n"
+    )
+    result = _run_python(code, tmp_path)
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.subprocess
+def test_moved_internal_is_one_warning_and_stock_pytest(tmp_path: Path) -> None:
+    (tmp_path / "test_plain.py").write_text("def test_it():\n    assert 1 + 1 == 2\n", encoding="utf-8")
+    code = (  # a pytest whose _write_pyc takes a cache key this plugin does not know
+        "import sys, _pytest.assertion.rewrite as r\n"
+        "stock = r._write_pyc\n"
+        "def _write_pyc(state, co, new_key, pyc):\n"
+        "    return stock(state, co, new_key, pyc)\n"
+        "r._write_pyc = _write_pyc\n"
+        "import pytest\n"
+        "sys.exit(pytest.main(sys.argv[1:]))\n"
+    )
+    result = _run_python(code, tmp_path, *PLUGIN, "-q")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "1 passed" in result.stdout
+    assert result.stdout.count("cannot hook _pytest.assertion.rewrite._write_pyc (unexpected shape") == 1
+    assert "PatchWarning" in result.stdout

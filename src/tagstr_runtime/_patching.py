@@ -1,0 +1,105 @@
+"""One way to hook a third-party function, and the one ``TAGSTR_STRICT`` switch.
+
+The plugins reach tag strings into pytest, flake8 and mypy by wrapping private
+internals of theirs (no public hook exists before parsing).  Doing it in one
+place gives every such patch the same guarantees:
+
+- idempotent: a plugin activated twice, or this package imported under two
+  names, wraps once (the wrapper carries a mark, checked before wrapping);
+- the original stays reachable as the wrapper's ``__wrapped__``;
+- soft failure: when the internal is gone (a new version moved it) the tool
+  runs as stock and *one* ``PatchWarning`` per process says which tool, which
+  attribute and which feature is off.  A crash there would be worse than no
+  plugin at all.
+
+``strict()`` is read by every catch-all of the project: our own tests set
+``TAGSTR_STRICT=1`` (tox.ini), so a bug of ours fails them instead of taking
+the silent fallback a user gets.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import warnings
+from typing import Any, Callable
+
+__all__ = ["PatchWarning", "strict", "warn_lost", "wrap_once"]
+
+LOG = logging.getLogger("tagstr_runtime")
+MARK = "_tagstr_wrapped"
+_MISSING: Any = object()
+_reported: set[str] = set()
+
+
+class PatchWarning(RuntimeWarning):
+    """A third-party internal a tagstr plugin hooks is missing: one feature is off, nothing else."""
+
+
+def strict() -> bool:
+    """``TAGSTR_STRICT=1``: catch-alls re-raise (read at each call, so tests can set it)."""
+    return os.environ.get("TAGSTR_STRICT") == "1"
+
+
+def wrap_once(owner: object, name: str, make: Callable[[Any], Any], *, tool: str, feature: str) -> bool:
+    """Replace ``owner.name`` (a module's or a class's attribute) by ``make(original)``, once.
+
+    ``owner.name`` may be any attribute, descriptors included: on a class the
+    raw object from the class ``__dict__`` (e.g. a ``functools.cached_property``)
+    is what ``make`` receives, looked up along the MRO and set on ``owner``.
+    ``tool`` (e.g. ``"tagstr_flake8"``) and ``feature`` (what is lost without
+    the hook) make up the warning when the attribute is missing, or when
+    ``make`` rejects it (raises: the internal changed shape).  Returns whether
+    the hook is in place.
+    """
+    attribute = f"{_path(owner)}.{name}"
+    current = _lookup(owner, name)
+    if current is _MISSING:
+        warn_lost(tool, attribute, feature, "not found")
+        return False
+    if getattr(current, MARK, False):
+        return True
+    try:
+        wrapper = make(current)
+    except Exception as exc:  # the internal exists but is not what the hook expects
+        if strict():
+            raise
+        warn_lost(tool, attribute, feature, f"unexpected shape: {exc}")
+        return False
+    setattr(wrapper, MARK, True)
+    wrapper.__wrapped__ = current
+    setattr(owner, name, wrapper)
+    return True
+
+
+def warn_lost(tool: str, attribute: str, feature: str, reason: str) -> None:
+    """The one message (per process and attribute) that a hook could not be installed.
+
+    A ``multiprocessing`` child (flake8's spawned ``--jobs`` workers) only
+    logs it: its parent ran the same activation and already warned.
+    """
+    if attribute in _reported:
+        return
+    _reported.add(attribute)
+    message = f"{tool}: cannot hook {attribute} ({reason}); {feature} is off, the rest works as stock"
+    multiprocessing = sys.modules.get("multiprocessing")
+    if multiprocessing is not None and multiprocessing.parent_process() is not None:
+        LOG.debug("%s", message)
+        return
+    warnings.warn(message, PatchWarning, stacklevel=3)
+
+
+def _lookup(owner: object, name: str) -> Any:
+    if isinstance(owner, type):
+        for klass in owner.__mro__:
+            if name in klass.__dict__:
+                return klass.__dict__[name]
+        return _MISSING
+    return getattr(owner, name, _MISSING)
+
+
+def _path(owner: object) -> str:
+    if isinstance(owner, type):
+        return f"{owner.__module__}.{owner.__qualname__}"
+    return str(getattr(owner, "__name__", type(owner).__name__))
