@@ -29,7 +29,7 @@ from tagstr_runtime._emit import Emitter, Position, located
 from tagstr_runtime._escapes import cook
 from tagstr_runtime._model import Field, Literal, Span, TagString
 from tagstr_runtime._placeholder import splice
-from tagstr_runtime._source import decode_source
+from tagstr_runtime._source import SourceText, decode_source
 
 __all__ = ["ReadableEmitter", "desugar"]
 
@@ -49,6 +49,7 @@ class ReadableEmitter(Emitter):
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self.source = SourceText(text)
         self.rendered: dict[Span, str] = {}
         self._args: dict[int, tuple[str, int]] = {}  # id(node) -> (text, first line)
 
@@ -61,12 +62,13 @@ class ReadableEmitter(Emitter):
         return self._record(ast.Constant(cooked), at, f"{RUNTIME}.Decoded({args})", at[0])
 
     def interpolation(self, field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.expr:
-        text = (
-            f"{RUNTIME}.Interpolation((lambda: {self.expression(field)}, {field.expr!r}, "
-            f"{field.effective_conv!r}, {self.spec(field)}))"
-        )
-        first_line = value.lineno
-        return self._record(ast.Constant(None), at, text, first_line)
+        layout = _Layout(value.lineno)
+        layout.put(f"{RUNTIME}.Interpolation((lambda: ")
+        layout.put(self.expression(field))
+        layout.put(f", {field.expr!r}, {field.effective_conv!r}, ")
+        self.spec(layout, field)
+        layout.put("))")
+        return self._record(ast.Constant(None), at, layout.text(), value.lineno)
 
     def call(
         self,
@@ -77,19 +79,13 @@ class ReadableEmitter(Emitter):
         path: Sequence[ast.AST],
         enclosing: Field | None,
     ) -> ast.expr:
-        line, end_line = at[0], at[2]
-        out = [tag.tag, "("]
+        layout = _Layout(at[0])
+        layout.put(tag.tag + "(")
         for index, arg in enumerate(args):
             text, first = self._args.pop(id(arg))
-            if first > line:
-                out.append("," * bool(index) + "\n" * (first - line))
-                line = first
-            elif index:
-                out.append(", ")
-            out.append(text)
-            line += text.count("\n")
-        out.append("\n" * max(end_line - line, 0) + ")")
-        self.rendered[tag.span] = "".join(out)
+            layout.put(text, first, ", " if index else "")
+        layout.put(")", at[2])
+        self.rendered[tag.span] = layout.text()
         return located(ast.Call(func, args, []), at)
 
     # -------------------------------------------------------------------------------
@@ -105,24 +101,55 @@ class ReadableEmitter(Emitter):
         expr = splice(self.text, field.nested, _span, lambda t: self.rendered[t.span], span.start, span.end)
         return expr if _SIMPLE.fullmatch(expr) else f"({expr})"
 
-    def spec(self, field: Field) -> str:
-        """The format spec as an expression: a constant, or what the f-string spec formats to."""
+    def spec(self, layout: _Layout, field: Field) -> None:
+        """The format spec as an expression: a constant, or what the f-string spec
+        formats to, each piece on the line where it was written."""
         if field.spec is None:
-            return "None"
+            layout.put("None")
+            return
         if all(isinstance(part, Literal) for part in field.spec):
-            return repr("".join(part.raw for part in field.spec if isinstance(part, Literal)))
-        pieces: list[str] = []
+            layout.put(repr("".join(part.raw for part in field.spec if isinstance(part, Literal))))
+            return
+        layout.put("(")
+        sep = ""
         for part in field.spec:
             if isinstance(part, Literal):
-                pieces.append(repr(part.raw))
-                continue
-            if part.debug is not None:
-                pieces.append(repr(part.debug))
-            inner = self.spec(part)
-            pieces.append(
-                f"{RUNTIME}.format_value({self.expression(part)}, {part.effective_conv!r}, {inner})"
-            )
-        return "(" + " + ".join(pieces) + ")"
+                layout.put(repr(part.raw), self.line_of(part.span.start), sep)
+            else:
+                if part.debug is not None:
+                    layout.put(repr(part.debug), self.line_of(part.span.start), sep)
+                    sep = " + "
+                layout.put(f"{RUNTIME}.format_value(", self.line_of(part.expr_span.start), sep)
+                layout.put(self.expression(part))
+                layout.put(f", {part.effective_conv!r}, ")
+                self.spec(layout, part)
+                layout.put(")")
+            sep = " + "
+        layout.put(")")
+
+    def line_of(self, offset: int) -> int:
+        return self.source.line_of(offset)
+
+
+class _Layout:
+    """Text written piece by piece, each piece starting on a given line at the latest
+    (newlines are added before it; the pieces' own newlines count)."""
+
+    def __init__(self, line: int) -> None:
+        self.line = line
+        self._out: list[str] = []
+
+    def put(self, text: str, line: int | None = None, sep: str = "") -> None:
+        if line is not None and line > self.line:
+            self._out.append(sep.rstrip() + "\n" * (line - self.line))
+            self.line = line
+        else:
+            self._out.append(sep)
+        self._out.append(text)
+        self.line += text.count("\n")
+
+    def text(self) -> str:
+        return "".join(self._out)
 
 
 def desugar(source: str | bytes, *, template_strings: bool | None = None) -> str:
