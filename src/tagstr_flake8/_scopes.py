@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 from typing import NamedTuple
 
-from tagstr_runtime.frontend import placeholder_text, strict
+from tagstr_runtime.frontend import SourceText, placeholder_text, strict
 
 from tagstr_flake8._analysis import TagFile
 
@@ -43,7 +43,7 @@ class ScopeIndex:
 
         self._class_scope = ClassScope
         text = placeholder_text(tagfile.source.text, tagfile.outermost)
-        self._lines = text.split("\n")
+        self._text = SourceText(text)
         wrapper = MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)
         self._scopes = wrapper.resolve(ScopeProvider)
         self._positions = wrapper.resolve(PositionProvider)
@@ -53,17 +53,9 @@ class ScopeIndex:
             if isinstance(node, cst.Name)
         }
 
-    def _char_col(self, line: int, col_byte: int) -> int:
-        text = self._lines[line - 1]
-        return col_byte if text.isascii() else len(text.encode()[:col_byte].decode("utf-8", "ignore"))
-
-    def _byte_col(self, line: int, col_char: int) -> int:
-        text = self._lines[line - 1]
-        return col_char if text.isascii() else len(text[:col_char].encode())
-
     def bindings(self, line: int, col_byte: int) -> list[Binding]:
         """The assignments the name read at (line, byte column) may refer to."""
-        node = self._names.get((line, self._char_col(line, col_byte)))
+        node = self._names.get((line, self._text.col_char(line, col_byte)))
         if node is None:
             return []
         scope = self._scopes.get(node)
@@ -79,7 +71,7 @@ class ScopeIndex:
                 found.append(
                     Binding(
                         pos.start.line,
-                        self._byte_col(pos.start.line, pos.start.column),
+                        self._text.col_byte(pos.start.line, pos.start.column),
                         isinstance(assignment.scope, self._class_scope),
                         assignment.scope is scope,
                     )

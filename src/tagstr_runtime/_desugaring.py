@@ -201,10 +201,9 @@ def _restore(
         # at hand: the file's own line when the file exists on disk (exc.text),
         # the parsed placeholder's otherwise
         if line == exc.lineno and exc.text is not None:
-            used = exc.text
+            byte_col = SourceText(exc.text).col_byte(1, max(offset - 1, 0))
         else:
-            used = shown.line_text(line)
-        byte_col = len(used[: max(offset - 1, 0)].encode("utf-8"))
+            byte_col = shown.col_byte(line, max(offset - 1, 0))
         return original.offset(line, byte_col) - original.line_start(line) + 1
 
     offset = char_col(exc.lineno, exc.offset)

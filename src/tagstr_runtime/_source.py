@@ -88,6 +88,10 @@ class SourceText:
         start = self._starts[line - 1]
         return len(self.text[start : start + col_char].encode("utf-8"))
 
+    def col_char(self, line: int, col_byte: int) -> int:
+        """Character column of a byte column of ``line`` (``ast``'s unit to ``tokenize``'s)."""
+        return self.offset(line, col_byte) - self._starts[line - 1]
+
     def line_col_byte(self, offset: int) -> tuple[int, int]:
         """``pos(offset)`` without the character column: the desugarer's hot path."""
         starts = self._starts

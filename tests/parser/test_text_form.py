@@ -79,6 +79,10 @@ def assert_keeps_lines(source: str) -> str:
 # -- what the tag receives, both ways ------------------------------------------------
 
 
+def _no_address(text: str) -> str:
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", text)
+
+
 def _describe(args: tuple[Any, ...]) -> list[tuple[object, ...]]:
     seen: list[tuple[object, ...]] = []
     for arg in args:
@@ -87,10 +91,11 @@ def _describe(args: tuple[Any, ...]) -> list[tuple[object, ...]]:
         else:
             assert isinstance(arg, Interpolation)
             try:
-                value: object = re.sub(r" at 0x[0-9a-fA-F]+", "", repr(arg.getvalue()))
+                value: object = _no_address(repr(arg.getvalue()))
             except Exception as exc:  # noqa: BLE001 - the exception type is the result
                 value = type(exc).__name__
-            seen.append(("I", value, arg.expr, arg.conv, arg.format_spec))
+            spec = arg.format_spec
+            seen.append(("I", value, arg.expr, arg.conv, spec if spec is None else _no_address(spec)))
     return seen
 
 
