@@ -81,6 +81,7 @@ def test_flake8_recipes(tmp_path: Path, name: str) -> None:
     )
 
 
+@pytest.mark.slow  # pre-commit builds its hook environments (pip installs)
 def test_pre_commit_recipe(tmp_path: Path) -> None:
     shutil.which("git") or pytest.skip("git is needed by pre-commit")
     work = project(tmp_path, ".pre-commit-config.yaml")
