@@ -76,7 +76,7 @@ def compiles(data: bytes, path: Path) -> bool:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             compile(data, str(path), "exec", dont_inherit=True)
-    except (SyntaxError, ValueError, UnicodeDecodeError):
+    except (SyntaxError, ValueError):  # UnicodeDecodeError is a ValueError
         return False
     return True
 

@@ -128,7 +128,7 @@ def test_parallel_workers(project: Path) -> None:
         if ": error: " in line:
             by_file.setdefault(line.split(":", 1)[0], []).append(line)
     assert sorted(by_file) == ["app.py", "more0.py", "more1.py", "more2.py"], proc.stdout + proc.stderr
-    for name, lines in by_file.items():
+    for lines in by_file.values():
         assert codes("\n".join(lines)) == EXPECTED, proc.stdout
 
 
