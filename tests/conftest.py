@@ -14,6 +14,10 @@ Select one with ``HYPOTHESIS_PROFILE``:
 
 The per-test example counts are scaled by ``tests/parser/strategies.examples``.
 hypothesis is in the ``tests`` dependency group; without it there is nothing to set up.
+
+Mind: pytest puts this folder on ``sys.path`` for this file, so where mypy or
+flake8 is not installed, ``import mypy`` finds ``tests/mypy`` as a namespace
+package.  Guards therefore import a submodule (``importorskip("mypy.api")``).
 """
 
 from __future__ import annotations
