@@ -1,52 +1,128 @@
-"""Tag-string syntax errors: one exception type and the texts of its messages.
+"""Tag-string syntax errors: one exception type, the texts of its messages, and their kinds.
 
 Messages follow CPython's f-string errors (``f-string: ...`` becomes
 ``tag string: ...``) so users meet familiar wording; every error carries the
 original file position (SPEC 5).
+
+Every error also carries its *kind* (``TagSyntaxError.kind``, an
+``ErrorKind``) as data, so that code telling errors apart (the parser, the
+console, the plugins) never reads the wording, which may change.  Each
+message constant is a ``Message``: a ``str`` that knows its kind, and keeps
+it through ``.format()``; ``error_at`` takes the kind from it unless told.
 """
 
 from __future__ import annotations
 
+import enum
+from typing import Any
+
 from tagstr_runtime._source import SourceText
 
-__all__ = ["TagSyntaxError", "error_at"]
+__all__ = ["ErrorKind", "Message", "TagSyntaxError", "error_at"]
+
+
+class ErrorKind(enum.StrEnum):
+    """What is wrong with a tag string (a ``str``: ``kind == "unterminated"`` works)."""
+
+    UNTERMINATED = "unterminated"  # a literal without its closing quote
+    EMPTY_EXPRESSION = "empty-expression"  # ``{}``, ``{ !r}``
+    FIELD_END = "field-end"  # a replacement field not ended by '=', '!', ':' or '}'
+    CONVERSION = "conversion"  # a missing, unknown or misplaced ``!conversion``
+    SINGLE_BRACE = "single-brace"  # a lone '}' in literal text
+    FORMAT_SPEC = "format-spec"  # a newline in a single-quoted format spec
+    INVALID_EXPRESSION = "invalid-expression"  # the interpolation is not a valid expression
+    AWAIT_YIELD = "await-yield"  # ``await``/``yield`` in a lazily evaluated interpolation
+    ESCAPE = "escape"  # an escape sequence Python rejects
+    TOO_DEEP = "too-deep"  # strings nested too deeply
+    PATTERN = "pattern"  # a tag string as a ``case`` pattern
+    KEYWORD_TAG = "keyword-tag"  # a hard keyword before a quote
+    DOTTED_TAG = "dotted-tag"  # ``x.tag"..."``
+    CONCATENATION = "concatenation"  # a tag string next to another string literal
+    OTHER = "other"  # a message that declares no kind (every constant here declares one)
+
+
+class Message(str):
+    """A message text that carries its ``ErrorKind``; ``format`` keeps it."""
+
+    kind: ErrorKind
+
+    def __new__(cls, text: str, kind: ErrorKind) -> Message:
+        self = super().__new__(cls, text)
+        self.kind = kind
+        return self
+
+    def __getnewargs__(self) -> tuple[str, ErrorKind]:  # type: ignore[override]
+        return str(self), self.kind
+
+    def format(self, *args: object, **kwargs: object) -> Message:
+        return Message(str.format(self, *args, **kwargs), self.kind)
 
 
 class TagSyntaxError(SyntaxError):
-    """A malformed tag string, at its original position."""
+    """A malformed tag string, at its original position.
+
+    ``kind``: the message's own (a ``Message``), else ``INVALID_EXPRESSION``:
+    the one error built from a plain text is CPython's own error on an
+    interpolation, re-worded ``tag string: ...`` (``_desugar``).  ``error_at``
+    may set another.  (An attribute, not an argument: exceptions with keyword
+    arguments do not survive ``pickle`` and ``copy``.)
+    """
+
+    kind: ErrorKind
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.kind = getattr(self.msg, "kind", ErrorKind.INVALID_EXPRESSION)
 
 
 TagSyntaxError.__module__ = "tagstr_runtime"  # its public home, as tracebacks print it
 
-
-UNTERMINATED = "unterminated tag string (detected at line {})"
-UNTERMINATED_TRIPLE = "unterminated triple-quoted tag string (detected at line {})"
-UNTERMINATED_STRING = "unterminated string literal (detected at line {})"
-UNTERMINATED_TRIPLE_STRING = "unterminated triple-quoted string literal (detected at line {})"
-EMPTY_EXPRESSION = "tag string: valid expression required before '{}'"
-SINGLE_CLOSE = "tag string: single '}' is not allowed"
-EXPECTING_CLOSE = "tag string: expecting '}'"
-EXPECTING_CONV_END = "tag string: expecting ':' or '}'"
-EXPECTING_FIELD_END = "tag string: expecting '=', or '!', or ':', or '}'"
-MISSING_CONVERSION = "tag string: missing conversion character"
-INVALID_CONVERSION = "tag string: invalid conversion character {!r}: expected 's', 'r', or 'a'"
-CONVERSION_SPACE = "tag string: conversion type must come right after the exclamation mark"
-UNMATCHED = "tag string: unmatched '{}'"
-SPEC_NEWLINE = "tag string: newlines are not allowed in format specifiers for single quoted tag strings"
-LAMBDA = "tag string: lambda expressions are not allowed without parentheses"
-AWAIT = "tag string: 'await' is not allowed in an interpolation (it is evaluated lazily, in a lambda)"
-YIELD = "tag string: '{}' is not allowed in an interpolation (it is evaluated lazily, in a lambda)"
-STARRED = "tag string: cannot use starred expression here"
-TOO_DEEP = "tag string: too many nested strings"
-PATTERN = "tag strings cannot be used as match patterns"
-KEYWORD_TAG = "keyword {!r} cannot be used as a tag"
-DOTTED_TAG = "dotted names cannot be used as tags; bind the tag to a plain name first"
-CONCATENATION = "tag strings cannot be implicitly concatenated with other string literals"
-BAD_ESCAPE = "tag string: {}"
+K = ErrorKind
+UNTERMINATED = Message("unterminated tag string (detected at line {})", K.UNTERMINATED)
+UNTERMINATED_TRIPLE = Message("unterminated triple-quoted tag string (detected at line {})", K.UNTERMINATED)
+UNTERMINATED_STRING = Message("unterminated string literal (detected at line {})", K.UNTERMINATED)
+UNTERMINATED_TRIPLE_STRING = Message(
+    "unterminated triple-quoted string literal (detected at line {})", K.UNTERMINATED
+)
+EMPTY_EXPRESSION = Message("tag string: valid expression required before '{}'", K.EMPTY_EXPRESSION)
+SINGLE_CLOSE = Message("tag string: single '}' is not allowed", K.SINGLE_BRACE)
+EXPECTING_CLOSE = Message("tag string: expecting '}'", K.FIELD_END)
+EXPECTING_CONV_END = Message("tag string: expecting ':' or '}'", K.FIELD_END)
+EXPECTING_FIELD_END = Message("tag string: expecting '=', or '!', or ':', or '}'", K.FIELD_END)
+MISSING_CONVERSION = Message("tag string: missing conversion character", K.CONVERSION)
+INVALID_CONVERSION = Message(
+    "tag string: invalid conversion character {!r}: expected 's', 'r', or 'a'", K.CONVERSION
+)
+CONVERSION_SPACE = Message(
+    "tag string: conversion type must come right after the exclamation mark", K.CONVERSION
+)
+UNMATCHED = Message("tag string: unmatched '{}'", K.INVALID_EXPRESSION)
+SPEC_NEWLINE = Message(
+    "tag string: newlines are not allowed in format specifiers for single quoted tag strings", K.FORMAT_SPEC
+)
+LAMBDA = Message("tag string: lambda expressions are not allowed without parentheses", K.INVALID_EXPRESSION)
+AWAIT = Message(
+    "tag string: 'await' is not allowed in an interpolation (it is evaluated lazily, in a lambda)",
+    K.AWAIT_YIELD,
+)
+YIELD = Message(
+    "tag string: '{}' is not allowed in an interpolation (it is evaluated lazily, in a lambda)",
+    K.AWAIT_YIELD,
+)
+TOO_DEEP = Message("tag string: too many nested strings", K.TOO_DEEP)
+PATTERN = Message("tag strings cannot be used as match patterns", K.PATTERN)
+KEYWORD_TAG = Message("keyword {!r} cannot be used as a tag", K.KEYWORD_TAG)
+DOTTED_TAG = Message("dotted names cannot be used as tags; bind the tag to a plain name first", K.DOTTED_TAG)
+CONCATENATION = Message(
+    "tag strings cannot be implicitly concatenated with other string literals", K.CONCATENATION
+)
+BAD_ESCAPE = Message("tag string: {}", K.ESCAPE)
+# A SyntaxWarning, not an error: no kind.
 NAMED_ESCAPE_WARNING = (
     "'\\N{{' in a tag string starts an interpolation, not a named character; "
     "write '\\N{{{{{}}}}}' for the character"
 )
+del K
 
 
 def error_at(
@@ -55,14 +131,22 @@ def error_at(
     message: str,
     start: int,
     end: int | None = None,
+    *,
+    kind: ErrorKind | None = None,
 ) -> TagSyntaxError:
-    """A ``TagSyntaxError`` spanning character offsets ``start``..``end`` of ``source``."""
+    """A ``TagSyntaxError`` spanning character offsets ``start``..``end`` of ``source``.
+
+    ``kind``: by default the message's own (a constant of this module), or
+    ``OTHER`` for a plain text.
+    """
+    if kind is None:
+        kind = message.kind if isinstance(message, Message) else ErrorKind.OTHER
     first = source.pos(start)
     if (end is None or end <= start) and source.text[start : start + 1] in ("\n", ""):
         last = first._replace(col_char=first.col_char + 1)  # a newline or the end: one column
     else:
         last = source.pos(end if end is not None and end > start else start + 1)
-    return TagSyntaxError(
+    error = TagSyntaxError(
         message,
         (
             filename,
@@ -73,3 +157,5 @@ def error_at(
             last.col_char + 1,
         ),
     )
+    error.kind = kind
+    return error

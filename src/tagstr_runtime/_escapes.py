@@ -43,9 +43,13 @@ class BadEscape(ValueError):
     """An escape Python rejects; ``offset`` is its index in the raw text."""
 
     def __init__(self, message: str, offset: int, length: int) -> None:
-        super().__init__(message)
+        super().__init__(message, offset, length)  # all in args: copy and pickle rebuild it from them
+        self.message = message
         self.offset = offset
         self.length = length
+
+    def __str__(self) -> str:
+        return self.message
 
 
 def cook_checked(raw: str, named_escape_may_end: bool = False) -> str:

@@ -97,7 +97,7 @@ class TagSourceFileLoader(_SourceFileLoader):
 
     def _cache_bytecode(self, source_path: str, bytecode_path: str, data: bytes) -> None:
         pending, self._tagstr_pending = self._tagstr_pending, None
-        parent: Callable[[str, str, bytes], None] = getattr(super(), "_cache_bytecode")
+        parent: Callable[[str, str, bytes], None] = super()._cache_bytecode  # type: ignore[misc]  # not in typeshed
         if pending is None or pending[0] != source_path:
             parent(source_path, bytecode_path, data)
         elif not pending[1]:  # freshly desugared; from our cache there is nothing to write
@@ -130,7 +130,7 @@ class _CacheHit(Exception):
     """Carries a code object from our cache out of CPython's ``get_code``."""
 
     def __init__(self, code: "CodeType") -> None:
-        super().__init__()
+        super().__init__(code)  # all arguments in args: copy and pickle rebuild it from them
         self.code = code
 
 

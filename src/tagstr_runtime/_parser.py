@@ -10,6 +10,12 @@ continuations, brackets, numbers, every string prefix, f-string (and, on
 Everything else is left to CPython: where the source is broken in a way that
 has nothing to do with tag strings, scanning stops and the caller's parse of
 the desugared text reports CPython's own error.
+
+Why this module is longer than the project's ~400 lines: it is one
+recursive scanner (code -> literal -> body -> field -> code ...) whose methods
+share the lexer's state (nesting depth, "inside a tag string", warnings); cut
+in two, each half would need the other's private methods.  Its tables are
+regular expressions read right beside the methods that use them.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from contextlib import contextmanager
 from typing import Iterator, NamedTuple, NoReturn
 
 from tagstr_runtime import _errors as E
-from tagstr_runtime._errors import TagSyntaxError, error_at
+from tagstr_runtime._errors import ErrorKind, TagSyntaxError, error_at
 from tagstr_runtime._escapes import BadEscape, cook_checked
 from tagstr_runtime._model import Field, Literal, Part, Span, TagString
 from tagstr_runtime._source import SourceText
@@ -300,7 +306,7 @@ class _Lexer:
         try:
             yield
         except TagSyntaxError as exc:
-            if exc.msg.startswith("unterminated") and self.unterminated_at == start:
+            if exc.kind is ErrorKind.UNTERMINATED and self.unterminated_at == start:
                 raise error_at(self.source, self.filename, E.EXPECTING_CLOSE, quote_pos) from None
             raise
 

@@ -194,7 +194,7 @@ def _run_main_module(name: str, *, alter_argv: bool) -> int:
     _fresh_main()
     # The entry point ``python -m`` itself uses: same lookup, same errors
     # ("No module named ...", exit status 1), same __main__ attributes.
-    run: Callable[[str, bool], object] = getattr(runpy, "_run_module_as_main")
+    run: Callable[[str, bool], object] = runpy._run_module_as_main  # type: ignore[attr-defined]  # not in typeshed
     run(name, alter_argv)
     return 0
 

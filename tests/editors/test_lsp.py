@@ -18,7 +18,7 @@ import pytest
 
 from lsp_client import LanguageServer
 
-pytestmark = pytest.mark.subprocess
+pytestmark = [pytest.mark.subprocess, pytest.mark.slow]  # a language server running mypy
 pytest.importorskip("pylsp")
 pytest.importorskip("pylsp_mypy")
 

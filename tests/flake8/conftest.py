@@ -10,7 +10,10 @@ from importlib.metadata import entry_points
 
 import pytest
 
-pytest.importorskip("flake8")
+# a submodule: tests/ is on sys.path (tests/conftest.py), where this folder would
+# pass for a namespace package named "flake8"
+pytest.importorskip("flake8.main")
+pytest.importorskip("libcst")  # the plugin reads tag-string files with it (the flake8 extra)
 
 collect_ignore_glob = ["examples/*"]
 

@@ -96,6 +96,7 @@ def _truncations(text: str, step: int) -> list[str]:
     return [text[:i] for i in range(0, len(text), step)]
 
 
+@pytest.mark.slow  # flake8 on hundreds of truncated files
 def test_never_crashes_on_broken_input(tmp_path: Path) -> None:
     """Every prefix of the examples (unterminated strings, half fields, cut keywords...)."""
     count = 0

@@ -118,6 +118,7 @@ def test_incremental_replays_and_the_desugarer_fingerprint_invalidates(project: 
     assert "plugin configuration differs" in third.stderr.lower() or "Metadata abandoned for app" in third.stderr
 
 
+@pytest.mark.slow  # mypy with worker processes
 def test_parallel_workers(project: Path) -> None:
     for index in range(3):
         (project / f"more{index}.py").write_text(MODULE, encoding="utf-8")
@@ -127,7 +128,7 @@ def test_parallel_workers(project: Path) -> None:
         if ": error: " in line:
             by_file.setdefault(line.split(":", 1)[0], []).append(line)
     assert sorted(by_file) == ["app.py", "more0.py", "more1.py", "more2.py"], proc.stdout + proc.stderr
-    for name, lines in by_file.items():
+    for lines in by_file.values():
         assert codes("\n".join(lines)) == EXPECTED, proc.stdout
 
 
@@ -149,6 +150,7 @@ def test_t_prefix_by_target_version(project: Path, version: str, expected: str) 
     assert f'Revealed type is "{expected}"' in proc.stdout, proc.stdout
 
 
+@pytest.mark.slow  # a dmypy daemon, three runs
 def test_daemon_follows_edits(project: Path) -> None:
     dmypy = [sys.executable, "-m", "mypy.dmypy", "--status-file", str(project / ".dmypy.json")]
 
@@ -182,6 +184,7 @@ def test_daemon_follows_edits(project: Path) -> None:
         subprocess.run([*dmypy, "stop"], cwd=project, capture_output=True, timeout=60)
 
 
+@pytest.mark.slow  # mypy --strict over every example, no cache
 def test_examples_are_clean(tmp_path: Path) -> None:
     config = write_config(tmp_path, "strict = True\n")
     examples = sorted((ROOT / "examples").glob("*.py"))

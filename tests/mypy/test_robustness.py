@@ -13,7 +13,7 @@ import pytest
 
 from harness import HERE, write_config
 
-pytestmark = pytest.mark.subprocess
+pytestmark = [pytest.mark.subprocess, pytest.mark.slow]  # every prefix of a module; mypy on a dozen cuts
 
 ROOT = HERE.parent.parent
 

@@ -18,7 +18,7 @@ import pytest
 
 from harness import HERE, write_config
 
-pytestmark = pytest.mark.subprocess
+pytestmark = [pytest.mark.subprocess, pytest.mark.slow]  # mypy runs once per case and parser (the fixture)
 
 
 def _parser_errors() -> list[tuple[str, str, int, int, int, int]]:

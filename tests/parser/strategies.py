@@ -21,7 +21,7 @@ else: ``KNOWN_BUGS`` names them, ``TAGSTR_KNOWN_BUGS`` (a comma-separated list,
 empty for none) overrides it to check a fix.
 
 Example budgets scale with the profile named by ``HYPOTHESIS_PROFILE``
-(``dev`` by default, ``ci``, ``thorough``; see ``conftest.py``).
+(``dev`` by default, ``ci``, ``thorough``; see ``tests/conftest.py``).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@
 (iii) Mutated tag-string programs either compile or raise ``SyntaxError`` at
       a position inside the source, never another exception, and never hang.
 
-Budgets: ``HYPOTHESIS_PROFILE=dev|ci|thorough`` (see ``conftest.py``).
+Budgets: ``HYPOTHESIS_PROFILE=dev|ci|thorough`` (see ``tests/conftest.py``).
 """
 
 from __future__ import annotations
@@ -42,6 +42,9 @@ try:
     import hypothesmith
 except ImportError:  # not installable everywhere (Pyodide: it needs libcst)
     hypothesmith = None
+
+# hypothesis runs (and hypothesmith/libcst generation): about 20 s under the ci profile
+pytestmark = pytest.mark.slow
 
 PY312 = sys.version_info >= (3, 12)
 needs_pep701 = pytest.mark.skipif(not PY312, reason="CPython's rf-string parse follows PEP 701 from 3.12")

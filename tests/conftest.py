@@ -1,0 +1,43 @@
+"""Hypothesis profiles for every test directory (not only the parser's).
+
+At the top level so that ``pytest tests/runtime`` alone (whose example tests
+use ``@given`` too) runs under the same profile as the whole suite; under
+``tests/parser/`` the profile was loaded only when that directory was
+collected, and a run of another directory silently got hypothesis's defaults
+(random, with a 200 ms deadline).
+
+Select one with ``HYPOTHESIS_PROFILE``:
+
+- ``dev`` (default): a few seconds per test, random seed, for the edit loop;
+- ``ci``: deterministic (derandomised) and about 3x the examples;
+- ``thorough``: about 25x the examples, for a long bug hunt.
+
+The per-test example counts are scaled by ``tests/parser/strategies.examples``.
+hypothesis is in the ``tests`` dependency group; without it there is nothing to set up.
+
+Mind: pytest puts this folder on ``sys.path`` for this file, so where mypy or
+flake8 is not installed, ``import mypy`` finds ``tests/mypy`` as a namespace
+package.  Guards therefore import a submodule (``importorskip("mypy.api")``).
+"""
+
+from __future__ import annotations
+
+import os
+
+try:
+    from hypothesis import HealthCheck, settings
+except ImportError:  # the tests that need it import it themselves (and fail or skip there)
+    pass
+else:
+    _COMMON = dict(
+        deadline=None,  # the generated programs vary a lot in size; hangs are checked explicitly
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+        print_blob=True,
+    )
+    settings.register_profile("dev", **_COMMON)
+    settings.register_profile("ci", derandomize=True, database=None, **_COMMON)
+    settings.register_profile("thorough", **_COMMON)
+
+    _profile = os.environ.get("HYPOTHESIS_PROFILE", "dev")
+    if _profile in ("dev", "ci", "thorough"):
+        settings.load_profile(_profile)
