@@ -134,9 +134,10 @@ class Desugaring:
             first = result.tag_strings[0]
             raise error_at(
                 src, filename,
-                "tag string: cannot locate this tag string in the parsed tree"
-                + (" (identical tag strings inside one f-string are not supported on Python 3.11)"
-                   if sys.version_info < (3, 12) else " (please report this as a bug)"),
+                E.CANNOT_LOCATE.format(
+                    "identical tag strings inside one f-string are not supported on Python 3.11"
+                    if sys.version_info < (3, 12) else "please report this as a bug"
+                ),
                 first.span.start, first.span.end,
             )
         self.tree = self.emitter.finish(tree)

@@ -38,6 +38,7 @@ class ErrorKind(enum.StrEnum):
     KEYWORD_TAG = "keyword-tag"  # a hard keyword before a quote
     DOTTED_TAG = "dotted-tag"  # ``x.tag"..."``
     CONCATENATION = "concatenation"  # a tag string next to another string literal
+    UNLOCATED = "unlocated"  # the generator could not find it in CPython's tree (3.11 limit, or a bug)
     OTHER = "other"  # a message that declares no kind (every constant here declares one)
 
 
@@ -110,6 +111,7 @@ YIELD = Message(
     K.AWAIT_YIELD,
 )
 TOO_DEEP = Message("tag string: too many nested strings", K.TOO_DEEP)
+CANNOT_LOCATE = Message("tag string: cannot locate this tag string in the parsed tree ({})", K.UNLOCATED)
 PATTERN = Message("tag strings cannot be used as match patterns", K.PATTERN)
 KEYWORD_TAG = Message("keyword {!r} cannot be used as a tag", K.KEYWORD_TAG)
 DOTTED_TAG = Message("dotted names cannot be used as tags; bind the tag to a plain name first", K.DOTTED_TAG)

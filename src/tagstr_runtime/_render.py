@@ -11,8 +11,12 @@ call it evaluates to, reaching the runtime through ``__import__``, which is
 valid in every scope (a class body, a default, a decorator) and binds no
 name::
 
-    html"<p>{user!r}</p>"   ->
-    html(__import__('tagstr_runtime').Decoded('<p>'), __import__('tagstr_runtime').Interpolation((lambda: user, 'user', 'r', None)), __import__('tagstr_runtime').Decoded('</p>'))
+    html"<p>{user!r}</p>"   ->   html(
+        __import__('tagstr_runtime').Decoded('<p>'),
+        __import__('tagstr_runtime').Interpolation((lambda: user, 'user', 'r', None)),
+        __import__('tagstr_runtime').Decoded('</p>'))
+
+(all on the tag string's one line).
 
 Interpolation expressions are copied as written (comments and line breaks
 inside a field included), not re-generated, so the reader sees their code.

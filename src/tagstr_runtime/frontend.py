@@ -21,7 +21,7 @@ from __future__ import annotations
 from tagstr_runtime import _checker
 from tagstr_runtime._desugaring import Desugaring
 from tagstr_runtime._emit import Emitter, Position, RuntimeEmitter, located, prologue_index
-from tagstr_runtime._errors import TagSyntaxError
+from tagstr_runtime._errors import ErrorKind, TagSyntaxError
 from tagstr_runtime._fingerprint import fingerprint
 from tagstr_runtime._model import Field, Literal, Part, Span, TagString
 from tagstr_runtime._parser import (
@@ -49,6 +49,7 @@ __all__ = [
     "CompileWarning",
     "Desugaring",
     "Emitter",
+    "ErrorKind",
     "Field",
     "HARD_KEYWORDS",
     "INTERPOLATION_TYPE",
