@@ -11,7 +11,7 @@ Everything else is left to CPython: where the source is broken in a way that
 has nothing to do with tag strings, scanning stops and the caller's parse of
 the desugared text reports CPython's own error.
 
-Why this module is longer than the project's ~400 lines: it is one
+Why this module is longer than the project's ~400 lines and not split: it is one
 recursive scanner (code -> literal -> body -> field -> code ...) whose methods
 share the lexer's state (nesting depth, "inside a tag string", warnings); cut
 in two, each half would need the other's private methods.  Its tables are
