@@ -52,7 +52,7 @@ RUNNER = NPM_PROJECT / "run_pytest.mjs"
 
 #: Test dependencies installed for CPython 3.14. All pure Python (so the
 #: ``py3-none-any`` wheels run on Pyodide). hypothesmith, also in the ``tests``
-#: extra, is left out: it needs libcst, a compiled package with no wheel that
+#: dependency group, is left out: it needs libcst, a compiled package with no wheel that
 #: Pyodide could load without a download.
 TEST_DEPS = ("pytest>=8", "hypothesis>=6.100")
 
