@@ -227,3 +227,24 @@ def test_cache_across_processes_and_stock_python(tmp_path: Path) -> None:
     )
     assert stock.returncode == 1 and "SyntaxError" in stock.stderr
     assert len(list((tmp_path / "__pycache__").iterdir())) == 1
+
+
+@pytest.mark.subprocess
+def test_fingerprint_covers_every_module_the_desugarer_uses() -> None:
+    """Derived, not trusted: the modules a tag-string module's compile and run load
+    must all be hashed, or a change to one would leave stale cached bytecode."""
+    script = (
+        "import sys, tagstr_runtime\n"
+        "before = set(sys.modules)  # the package (and, where installed, its start-up hook)\n"
+        "from tagstr_runtime import _compile\n"
+        f"code = _compile.compile_source({TAGGED + 'SPEC = tg' + chr(39) + '{VALUE!r:>{3}}' + chr(39) + chr(10)!r}, 'm.py')\n"
+        "exec(code, {})\n"
+        "print(' '.join(sorted(m for m in set(sys.modules) - before if m.startswith('tagstr_runtime.'))))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "TAGSTR_"))}
+    env.update(PYTHONPATH=str(SRC), TAGSTR_AUTOLOAD="0")
+    ran = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 0, ran.stderr
+    loaded = {name.rsplit(".", 1)[1] + ".py" for name in ran.stdout.split()}
+    assert "_generator.py" in loaded and "_rt.py" in loaded  # the check sees the desugarer
+    assert loaded - set(_fingerprint.DESUGARER_FILES) <= {"_fingerprint.py"}, loaded
