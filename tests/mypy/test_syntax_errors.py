@@ -74,10 +74,10 @@ def _capitalized(message: str) -> str:
 @pytest.mark.parametrize("native", [True, False], ids=["native", "stdlib-ast"])
 @pytest.mark.parametrize(("index", "case"), list(enumerate(ERRORS)), ids=lambda v: str(v)[:40])
 def test_syntax_error_position(
-    index: int, case: tuple[str, str, int, int, int, int], native: bool,
+    index: int, case: tuple[str, str, str, int, int, int, int], native: bool,
     reports: dict[tuple[str, bool], tuple[str, int]],
 ) -> None:
-    source, message, line, offset, _end_line, _end_offset = case
+    source, message, _kind, line, offset, _end_line, _end_offset = case
     output, status = reports[(f"case{index}.py", not native)]
     assert "INTERNAL ERROR" not in output and "Traceback" not in output, output
     assert status == 2, output
