@@ -298,11 +298,15 @@ class RuntimeEmitter(Emitter):
 
     def hoisted_build(self) -> ast.stmt:
         """``__tagstr_h1__, ... = (Interpolation((lambda: ..., ...)), ...)``, on line 1
-        but for the lambdas, which keep their places (tracebacks, ``co_firstlineno``)."""
+        but for the lambdas' bodies, which keep their places: a traceback from
+        ``getvalue()`` shows the tag string's line.  The ``Lambda`` nodes go to
+        line 1 too: their position is where the function is *made*, and a made
+        function at the tag string's line would make a line tracer (coverage)
+        count that line as run at import."""
         start = (1, 0, 1, 0)
         for call in self.hoisted:
             fields = cast(ast.Tuple, call.args[0])
-            for node in (call, call.func, fields, *fields.elts[1:]):
+            for node in (call, call.func, fields, *fields.elts):
                 located(node, start)
         targets = [located(ast.Name(hoisted_name(k), ast.Store()), start)
                    for k in range(1, len(self.hoisted) + 1)]

@@ -4,6 +4,7 @@ evaluation is built once per module, and nothing observable changes but speed.""
 from __future__ import annotations
 
 import ast
+import sys
 import traceback
 from typing import Any
 
@@ -85,7 +86,25 @@ def test_traceback_from_hoisted_getvalue_points_at_original_line() -> None:
         ns["r"][0].getvalue()
     frame = traceback.extract_tb(info.value.__traceback__)[-1]
     assert (frame.name, frame.lineno) == ("<lambda>", 7)  # 2 prelude lines + 5
-    assert ns["r"][0].getvalue.__code__.co_firstlineno == 7
+    assert (frame.colno, frame.end_colno) == (9, 14)  # 3.11+ carets: '1 / x'
+
+
+def test_hoisted_line_is_not_traced_as_run_at_import() -> None:
+    """A line tracer (coverage) must not see a tag string's line run before it is."""
+    code = compiled(PRELUDE + "if name == 'never':\n    r = tag'{name}'\n")
+    lines: set[int] = set()
+
+    def tracer(frame: Any, event: str, arg: Any) -> Any:
+        if frame.f_code.co_filename == "<hoist>" and event == "line":
+            lines.add(frame.f_lineno)
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        exec(code, {})
+    finally:
+        sys.settrace(None)
+    assert 3 in lines and 4 not in lines
 
 
 SAMPLE = '''
