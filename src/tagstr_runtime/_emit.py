@@ -100,6 +100,11 @@ def _bound_names(function: ast.AST) -> frozenset[str]:
     return frozenset(names)
 
 
+def _parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
+    a = function.args
+    return [*a.posonlyargs, *a.args, *a.kwonlyargs, *filter(None, (a.vararg, a.kwarg))]
+
+
 def _names_read(node: ast.AST) -> Iterable[str]:
     return (child.id for child in ast.walk(node) if isinstance(child, ast.Name))
 
@@ -254,7 +259,7 @@ class RuntimeEmitter(Emitter):
         """
         if enclosing is not None:
             return []
-        functions = []
+        functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
         for node in path:
             if isinstance(node, _NO_HOIST):
                 return []
@@ -262,13 +267,19 @@ class RuntimeEmitter(Emitter):
                 functions.append(node)
         if not functions:
             return calls
+        reads = [(call, set(_names_read(cast(ast.Tuple, call.args[0]).elts[0]))) for call in calls]
+        # Most fields read a parameter: rejected without walking the function.
+        params = {arg.arg for function in functions for arg in _parameters(function)}
+        reads = [(call, names) for call, names in reads if params.isdisjoint(names)]
+        if not reads:
+            return []
         bound: set[str] = set()
         for function in functions:
             names = self._bound.get(id(function))
             if names is None:
                 names = self._bound[id(function)] = _bound_names(function)
             bound |= names
-        return [call for call in calls if bound.isdisjoint(_names_read(call.args[0]))]
+        return [call for call, names in reads if bound.isdisjoint(names)]
 
     def finish(self, tree: ast.AST) -> ast.AST:
         if isinstance(tree, (ast.Module, ast.Interactive)):
