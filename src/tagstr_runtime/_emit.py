@@ -20,13 +20,13 @@ generator hands it the ``Position`` of the part it stands for.
 from __future__ import annotations
 
 import ast
-from typing import Any, Sequence, TypeVar, cast
+from typing import Any, Iterable, Sequence, TypeVar, cast
 
 from tagstr_runtime._model import Field, TagString
 
 __all__ = [
-    "Emitter", "Position", "RUNTIME_MODULE", "RuntimeEmitter", "TABLE_NAME", "located",
-    "prologue_index", "slot_name",
+    "Emitter", "Position", "RUNTIME_MODULE", "RuntimeEmitter", "TABLE_NAME", "hoisted_name",
+    "located", "prologue_index", "slot_name",
 ]
 
 _N = TypeVar("_N", bound=ast.AST)
@@ -46,6 +46,67 @@ TABLE_NAME = "__tagstr__"
 def slot_name(index: int) -> str:
     """The module global holding slot ``index`` of the table (0: ``Interpolation``)."""
     return f"__tagstr_{index}__"
+
+
+def hoisted_name(index: int) -> str:
+    """The module global holding hoisted ``Interpolation`` ``index`` (from 1)."""
+    return f"__tagstr_h{index}__"
+
+
+#: Scopes whose names a hoisted lambda could not see, or whose names differ from
+#: the module's: class bodies mangle ``__x`` and hold ``__class__``, lambdas and
+#: comprehensions bind names ``_bound_names`` does not look for (iteration
+#: variables are cells).  A tag string inside one is never hoisted.
+#: ``type X[T] = ...`` (3.12+) evaluates lazily in its own scope, where ``T`` is bound.
+_NO_HOIST: tuple[type[ast.AST], ...] = (
+    ast.ClassDef, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
+    *[getattr(ast, name) for name in ("TypeAlias",) if hasattr(ast, name)],
+)
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+#: 3.12+ type parameters (``def f[T]()``): names bound in the function's annotation scope.
+_TYPE_PARAMS: tuple[type[ast.AST], ...] = tuple(
+    getattr(ast, name) for name in ("TypeVar", "ParamSpec", "TypeVarTuple") if hasattr(ast, name)
+)
+
+
+def _bound_names(function: ast.AST) -> frozenset[str]:
+    """Every name bound anywhere inside ``function``, nested scopes included.
+
+    A superset of the function's locals and cells, which is all hoisting needs:
+    a name outside it cannot be a local of ``function`` nor of any scope nested
+    in it, so a lambda reading it reads a global or builtin wherever it stands.
+    """
+    names: set[str] = set()
+    add = names.add
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name):
+            if not isinstance(node.ctx, ast.Load):
+                add(node.id)
+        elif isinstance(node, ast.arg):
+            add(node.arg)
+        elif isinstance(node, ast.alias):
+            add((node.asname or node.name).partition(".")[0])
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            add(node.name)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            names.update(node.names)
+        elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
+            if node.name:
+                add(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            add(node.rest)
+        elif _TYPE_PARAMS and isinstance(node, _TYPE_PARAMS):
+            add(cast(Any, node).name)
+    return frozenset(names)
+
+
+def _parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
+    a = function.args
+    return [*a.posonlyargs, *a.args, *a.kwonlyargs, *filter(None, (a.vararg, a.kwarg))]
+
+
+def _names_read(node: ast.AST) -> Iterable[str]:
+    return (child.id for child in ast.walk(node) if isinstance(child, ast.Name))
 
 
 def located(node: _N, at: Position) -> _N:
@@ -126,12 +187,23 @@ class RuntimeEmitter(Emitter):
     execution: ``__tagstr_k__`` module globals bound by a prologue, or in eval
     mode (no statements) ``__tagstr__[k]`` on a tuple bound by the expression
     itself.  Slot 0 is the ``Interpolation`` class.
+
+    With ``by_name``, an ``Interpolation`` that is the same object at every
+    evaluation is built once, by the prologue, into a global
+    ``__tagstr_hK__``: one whose lambda reads only globals and builtins and
+    whose format spec is a constant (see ``hoistable``).  Its lambda keeps its
+    position, so a traceback from ``getvalue()`` still shows the tag string's
+    line; it still reads each global when called (late binding).
     """
 
-    def __init__(self, by_name: bool = True) -> None:
+    def __init__(self, by_name: bool = True, hoist: bool = True) -> None:
         self.by_name = by_name
+        self.hoist = hoist and by_name
         self.entries: list[tuple[str, str]] = []  # (cooked, raw) of each Decoded slot
         self._index: dict[tuple[str, str], int] = {}
+        self.hoisted: list[ast.Call] = []  # the Interpolation(...) calls the prologue builds
+        self._pending: list[ast.Call] = []  # this tag string's Interpolation(...) calls
+        self._bound: dict[int, frozenset[str]] = {}  # id(function node) -> _bound_names
 
     def ref(self, index: int, at: Position) -> ast.expr:
         if self.by_name:
@@ -148,7 +220,10 @@ class RuntimeEmitter(Emitter):
         return self.ref(index, at)
 
     def interpolation(self, field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.expr:
-        return located(ast.Call(self.ref(0, at), [self.fields_tuple(field, value, spec, at)], []), at)
+        node = located(ast.Call(self.ref(0, at), [self.fields_tuple(field, value, spec, at)], []), at)
+        if self.hoist and isinstance(spec, ast.Constant):
+            self._pending.append(node)
+        return node
 
     def call(
         self,
@@ -159,7 +234,52 @@ class RuntimeEmitter(Emitter):
         path: Sequence[ast.AST],
         enclosing: Field | None,
     ) -> ast.expr:
+        pending, self._pending = self._pending, []
+        if pending:
+            hoisted = {id(node) for node in self.hoistable(pending, path, enclosing)}
+            for index, arg in enumerate(args):
+                if id(arg) in hoisted:
+                    assert isinstance(arg, ast.Call)
+                    self.hoisted.append(arg)
+                    name = ast.Name(hoisted_name(len(self.hoisted)), _LOAD)
+                    args[index] = located(name, (arg.lineno, arg.col_offset, arg.end_lineno or 0,
+                                                 arg.end_col_offset or 0))
         return located(ast.Call(func, args, []), at)
+
+    def hoistable(
+        self, calls: list[ast.Call], path: Sequence[ast.AST], enclosing: Field | None
+    ) -> list[ast.Call]:
+        """Those of ``calls`` (``Interpolation`` calls with a constant spec) whose
+        lambda reads no local of any scope around it, so it can be made once.
+
+        Conservative: never inside a nested tag string (its enclosing lambda may
+        bind names, e.g. by ``:=``), a class body, a lambda or a comprehension;
+        inside functions only if no name the lambda reads is bound anywhere in
+        any enclosing function (one ``ast.walk`` per function, cached).
+        """
+        if enclosing is not None:
+            return []
+        functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+        for node in path:
+            if isinstance(node, _NO_HOIST):
+                return []
+            if isinstance(node, _FUNCTIONS):
+                functions.append(node)
+        if not functions:
+            return calls
+        reads = [(call, set(_names_read(cast(ast.Tuple, call.args[0]).elts[0]))) for call in calls]
+        # Most fields read a parameter: rejected without walking the function.
+        params = {arg.arg for function in functions for arg in _parameters(function)}
+        reads = [(call, names) for call, names in reads if params.isdisjoint(names)]
+        if not reads:
+            return []
+        bound: set[str] = set()
+        for function in functions:
+            names = self._bound.get(id(function))
+            if names is None:
+                names = self._bound[id(function)] = _bound_names(function)
+            bound |= names
+        return [call for call, names in reads if bound.isdisjoint(names)]
 
     def finish(self, tree: ast.AST) -> ast.AST:
         if isinstance(tree, (ast.Module, ast.Interactive)):
@@ -183,7 +303,27 @@ class RuntimeEmitter(Emitter):
             for node in ast.walk(stmt):
                 if "lineno" in node._attributes:
                     located(node, (1, 0, 1, 0))
+        if self.hoisted:
+            stmts.append(self.hoisted_build())
         return stmts
+
+    def hoisted_build(self) -> ast.stmt:
+        """``__tagstr_h1__, ... = (Interpolation((lambda: ..., ...)), ...)``, on line 1
+        but for the lambdas' bodies, which keep their places: a traceback from
+        ``getvalue()`` shows the tag string's line.  The ``Lambda`` nodes go to
+        line 1 too: their position is where the function is *made*, and a made
+        function at the tag string's line would make a line tracer (coverage)
+        count that line as run at import."""
+        start = (1, 0, 1, 0)
+        for call in self.hoisted:
+            fields = cast(ast.Tuple, call.args[0])
+            for node in (call, call.func, fields, *fields.elts):
+                located(node, start)
+        targets = [located(ast.Name(hoisted_name(k), ast.Store()), start)
+                   for k in range(1, len(self.hoisted) + 1)]
+        values = located(ast.Tuple(cast(Any, self.hoisted), _LOAD), start)
+        return located(ast.Assign([located(ast.Tuple(cast(Any, targets), ast.Store()), start)],
+                                  values), start)
 
     def eval_table(self, body: ast.expr) -> ast.expr:
         """``(__tagstr__ := __import__(...).table(E), body)[1]``."""
