@@ -233,11 +233,12 @@ def test_cache_across_processes_and_stock_python(tmp_path: Path) -> None:
 def test_fingerprint_covers_every_module_the_desugarer_uses() -> None:
     """Derived, not trusted: the modules a tag-string module's compile and run load
     must all be hashed, or a change to one would leave stale cached bytecode."""
+    module = TAGGED + "SPEC = tg'{VALUE!r:>{3}}'\n"
     script = (
         "import sys, tagstr_runtime\n"
         "before = set(sys.modules)  # the package (and, where installed, its start-up hook)\n"
         "from tagstr_runtime import _compile\n"
-        f"code = _compile.compile_source({TAGGED + 'SPEC = tg' + chr(39) + '{VALUE!r:>{3}}' + chr(39) + chr(10)!r}, 'm.py')\n"
+        f"code = _compile.compile_source({module!r}, 'm.py')\n"
         "exec(code, {})\n"
         "print(' '.join(sorted(m for m in set(sys.modules) - before if m.startswith('tagstr_runtime.'))))\n"
     )
