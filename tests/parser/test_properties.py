@@ -490,7 +490,7 @@ def test_known_difference_backslash_in_format_spec() -> None:
     field = tag.parts[0]
     assert isinstance(field, Field) and field.spec is not None
     assert [(p.raw, p.cooked) for p in field.spec] == [("\\n", "\\n")]
-    tree = desugar_ast('tg"{x:\\n}"')
+    tree = desugar_ast('def f(x):\n    return tg"{x:\\n}"\n')  # x is local: not hoisted
     spec_const = _find_call(tree, "tg").args[0].args[0].elts[3]  # type: ignore[attr-defined]
     assert spec_const.value == "\\n"
 
