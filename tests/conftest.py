@@ -1,10 +1,9 @@
 """Hypothesis profiles for every test directory (not only the parser's).
 
-At the top level so that ``pytest tests/runtime`` alone (whose example tests
-use ``@given`` too) runs under the same profile as the whole suite; under
-``tests/parser/`` the profile was loaded only when that directory was
-collected, and a run of another directory silently got hypothesis's defaults
-(random, with a 200 ms deadline).
+At the top level so that ``pytest tests/tagstr_runtime`` alone (whose example
+tests use ``@given`` too) runs under the same profile as the whole suite; a
+profile loaded by one directory's conftest would leave a run of another
+directory with hypothesis's defaults (random, with a 200 ms deadline).
 
 Select one with ``HYPOTHESIS_PROFILE``:
 
@@ -12,12 +11,12 @@ Select one with ``HYPOTHESIS_PROFILE``:
 - ``ci``: deterministic (derandomised) and about 3x the examples;
 - ``thorough``: about 25x the examples, for a long bug hunt.
 
-The per-test example counts are scaled by ``tests/parser/strategies.examples``.
+The per-test example counts are scaled by ``tests/tagstr_runtime/parser/strategies.examples``.
 hypothesis is in the ``tests`` dependency group; without it there is nothing to set up.
 
-Mind: pytest puts this folder on ``sys.path`` for this file, so where mypy or
-flake8 is not installed, ``import mypy`` finds ``tests/mypy`` as a namespace
-package.  Guards therefore import a submodule (``importorskip("mypy.api")``).
+The test folders mirror the packages (``tagstr_runtime``, ``tagstr_mypy``,
+``tagstr_flake8``), so none of them shadows a tool's name (``tests/`` is on
+``sys.path`` for this file): ``import mypy`` finds mypy or nothing.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from __future__ import annotations
 import ast
 import tokenize
 from functools import cached_property
-from typing import Iterator, NamedTuple, Sequence
+from typing import Iterator, NamedTuple
 
 from tagstr_runtime.frontend import (
     Desugaring,
@@ -35,6 +35,7 @@ from tagstr_runtime.frontend import (
     Field,
     Position,
     SourceText,
+    TagCall,
     TagString,
     TagSyntaxError,
     located,
@@ -158,22 +159,14 @@ class LintEmitter(Emitter):
         self.lambdas.append(items.elts[0])
         return items
 
-    def call(
-        self,
-        tag: TagString,
-        func: ast.Name,
-        args: list[ast.expr],
-        at: Position,
-        path: Sequence[ast.AST],
-        enclosing: Field | None,
-    ) -> ast.expr:
-        call = located(ast.Call(func, args, []), at)
-        site = TagSite(tag, call, tuple(path))
-        for field in tag.fields():
+    def call(self, emitted: TagCall) -> ast.expr:
+        call = located(ast.Call(emitted.func, emitted.args, []), emitted.at)
+        site = TagSite(emitted.tag, call, emitted.path)
+        for field in emitted.tag.fields():
             for inner in self._nested.pop(field.span.start, ()):
                 inner.parent = site
-        if enclosing is not None:
-            self._nested.setdefault(enclosing.span.start, []).append(site)
+        if emitted.enclosing is not None:
+            self._nested.setdefault(emitted.enclosing.span.start, []).append(site)
         self.sites.append(site)
         return call
 

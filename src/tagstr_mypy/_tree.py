@@ -26,7 +26,7 @@ from tagstr_runtime.frontend import (
     Field,
     Position,
     SourceText,
-    TagString,
+    TagCall,
     located,
     prologue_index,
 )
@@ -61,17 +61,9 @@ class CheckerEmitter(Emitter):
         func = located(ast.Name(INTERPOLATION_NAME, _LOAD), _zero_width(at))
         return located(ast.Call(func, [items], []), at)
 
-    def call(
-        self,
-        tag: TagString,
-        func: ast.Name,
-        args: list[ast.expr],
-        at: Position,
-        path: Sequence[ast.AST],
-        enclosing: Field | None,
-    ) -> ast.expr:
-        hook = located(ast.Name(CALL_NAME, _LOAD), _zero_width(at))
-        return located(ast.Call(hook, [func, *args], []), at)
+    def call(self, site: TagCall) -> ast.expr:
+        hook = located(ast.Name(CALL_NAME, _LOAD), _zero_width(site.at))
+        return located(ast.Call(hook, [site.func, *site.args], []), site.at)
 
     def finish(self, tree: ast.AST) -> ast.AST:
         assert isinstance(tree, ast.Module)

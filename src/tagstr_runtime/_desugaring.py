@@ -20,6 +20,7 @@ import builtins
 import gc
 import sys
 import warnings
+import zlib
 from contextlib import contextmanager
 from typing import Iterator
 
@@ -86,7 +87,9 @@ class Desugaring:
         emit_warnings: bool = True,
         original: str | bytes | None = None,
     ) -> None:
-        self.emitter = emitter if emitter is not None else RuntimeEmitter(by_name=mode != "eval")
+        if emitter is None:
+            emitter = RuntimeEmitter(by_name=mode != "eval", salt=_salt(text))
+        self.emitter = emitter
         with collector_paused():
             self._build(text, filename, mode, flags, standard_error, template_strings,
                         feature_version, emit_warnings, original)
@@ -145,6 +148,12 @@ class Desugaring:
             for warning in result.warnings:
                 pos = src.pos(warning.span.start)
                 warnings.warn_explicit(warning.message, SyntaxWarning, filename, pos.line)
+
+
+def _salt(text: str) -> str:
+    """Eight hex digits of the source: deterministic (cached bytecode stays
+    reproducible), different for different sources run in one namespace."""
+    return f"{zlib.crc32(text.encode('utf-8', 'surrogatepass')):08x}"
 
 
 def _reject_patterns(

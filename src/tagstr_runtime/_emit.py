@@ -20,12 +20,12 @@ generator hands it the ``Position`` of the part it stands for.
 from __future__ import annotations
 
 import ast
-from typing import Any, Iterable, Sequence, TypeVar, cast
+from typing import Any, Iterable, NamedTuple, Sequence, TypeVar, cast
 
 from tagstr_runtime._model import Field, TagString
 
 __all__ = [
-    "Emitter", "Position", "RUNTIME_MODULE", "RuntimeEmitter", "TABLE_NAME", "hoisted_name",
+    "Emitter", "Position", "RUNTIME_MODULE", "RuntimeEmitter", "TABLE_NAME", "TagCall", "hoisted_name",
     "located", "prologue_index", "slot_name",
 ]
 
@@ -43,14 +43,14 @@ RUNTIME_MODULE = "tagstr_runtime._rt"
 TABLE_NAME = "__tagstr__"
 
 
-def slot_name(index: int) -> str:
+def slot_name(index: int, salt: str = "") -> str:
     """The module global holding slot ``index`` of the table (0: ``Interpolation``)."""
-    return f"__tagstr_{index}__"
+    return f"__tagstr_{salt}_{index}__" if salt else f"__tagstr_{index}__"
 
 
-def hoisted_name(index: int) -> str:
+def hoisted_name(index: int, salt: str = "") -> str:
     """The module global holding hoisted ``Interpolation`` ``index`` (from 1)."""
-    return f"__tagstr_h{index}__"
+    return f"__tagstr_{salt}_h{index}__" if salt else f"__tagstr_h{index}__"
 
 
 #: Scopes whose names a hoisted lambda could not see, or whose names differ from
@@ -135,6 +135,19 @@ def prologue_index(body: list[ast.stmt]) -> int:
     return index
 
 
+class TagCall(NamedTuple):
+    """What an emitter gets for one tag string."""
+
+    tag: TagString
+    func: ast.Name  # the tag's name, at its position
+    args: list[ast.expr]  # what the emitter returned for each part, in order
+    at: Position  # the whole tag string
+    #: the nodes the generator walked through from its root down to the call's
+    #: parent: the module first, or for a nested tag string the enclosing field's expression
+    path: tuple[ast.AST, ...]
+    enclosing: Field | None  # the field of the tag string this one is nested in
+
+
 class Emitter:
     """How each piece of a tag string is written.  Subclasses override all four."""
 
@@ -147,19 +160,8 @@ class Emitter:
         a constant, or ``None`` as a constant)."""
         raise NotImplementedError
 
-    def call(
-        self,
-        tag: TagString,
-        func: ast.Name,
-        args: list[ast.expr],
-        at: Position,
-        path: Sequence[ast.AST],
-        enclosing: Field | None,
-    ) -> ast.expr:
-        """The tag string itself.  ``path``: the nodes from the walk's root down to the
-        call's parent (the module, or for a nested tag string the enclosing field's
-        expression); ``enclosing``: that field, if any.  Nested tag strings are
-        emitted before the tag string that holds them."""
+    def call(self, site: TagCall) -> ast.expr:
+        """The tag string itself (nested tag strings are emitted before the one that holds them)."""
         raise NotImplementedError
 
     def finish(self, tree: ast.AST) -> ast.AST:
@@ -196,8 +198,14 @@ class RuntimeEmitter(Emitter):
     line; it still reads each global when called (late binding).
     """
 
-    def __init__(self, by_name: bool = True, hoist: bool = True) -> None:
+    def __init__(self, by_name: bool = True, hoist: bool = True, salt: str = "") -> None:
+        """``salt``: part of every generated global's name, so that two sources run in
+        one namespace (a console, IPython, doctest, ``exec`` into one dict) never
+        rebind each other's slots: a function defined by one input reads its
+        slots when it is called, after later inputs ran."""
         self.by_name = by_name
+        self.salt = salt
+        self.table_name = f"__tagstr_{salt}__" if salt else TABLE_NAME
         self.hoist = hoist and by_name
         self.entries: list[tuple[str, str]] = []  # (cooked, raw) of each Decoded slot
         self._index: dict[tuple[str, str], int] = {}
@@ -207,8 +215,8 @@ class RuntimeEmitter(Emitter):
 
     def ref(self, index: int, at: Position) -> ast.expr:
         if self.by_name:
-            return located(ast.Name(slot_name(index), _LOAD), at)
-        name = located(ast.Name(TABLE_NAME, _LOAD), at)
+            return located(ast.Name(slot_name(index, self.salt), _LOAD), at)
+        name = located(ast.Name(self.table_name, _LOAD), at)
         return located(ast.Subscript(name, located(ast.Constant(index), at), _LOAD), at)
 
     def decoded(self, cooked: str, raw: str, at: Position) -> ast.expr:
@@ -225,26 +233,19 @@ class RuntimeEmitter(Emitter):
             self._pending.append(node)
         return node
 
-    def call(
-        self,
-        tag: TagString,
-        func: ast.Name,
-        args: list[ast.expr],
-        at: Position,
-        path: Sequence[ast.AST],
-        enclosing: Field | None,
-    ) -> ast.expr:
+    def call(self, site: TagCall) -> ast.expr:
+        args = site.args
         pending, self._pending = self._pending, []
         if pending:
-            hoisted = {id(node) for node in self.hoistable(pending, path, enclosing)}
+            hoisted = {id(node) for node in self.hoistable(pending, site.path, site.enclosing)}
             for index, arg in enumerate(args):
                 if id(arg) in hoisted:
                     assert isinstance(arg, ast.Call)
                     self.hoisted.append(arg)
-                    name = ast.Name(hoisted_name(len(self.hoisted)), _LOAD)
+                    name = ast.Name(hoisted_name(len(self.hoisted), self.salt), _LOAD)
                     args[index] = located(name, (arg.lineno, arg.col_offset, arg.end_lineno or 0,
                                                  arg.end_col_offset or 0))
-        return located(ast.Call(func, args, []), at)
+        return located(ast.Call(site.func, args, []), site.at)
 
     def hoistable(
         self, calls: list[ast.Call], path: Sequence[ast.AST], enclosing: Field | None
@@ -293,7 +294,7 @@ class RuntimeEmitter(Emitter):
         """``from tagstr_runtime._rt import table as __tagstr__``, then
         ``__tagstr_0__, __tagstr_1__, ... = __tagstr__(ENTRIES)``, all on line 1."""
         load = ast.ImportFrom(RUNTIME_MODULE, [ast.alias("table", TABLE_NAME)], 0)
-        slots = [ast.Name(slot_name(index), ast.Store()) for index in range(len(self.entries) + 1)]
+        slots = [ast.Name(slot_name(index, self.salt), ast.Store()) for index in range(len(self.entries) + 1)]
         build = ast.Assign(
             [ast.Tuple(cast(Any, slots), ast.Store())],
             ast.Call(ast.Name(TABLE_NAME, _LOAD), [ast.Constant(cast(Any, tuple(self.entries)))], []),
@@ -319,7 +320,7 @@ class RuntimeEmitter(Emitter):
             fields = cast(ast.Tuple, call.args[0])
             for node in (call, call.func, fields, *fields.elts):
                 located(node, start)
-        targets = [located(ast.Name(hoisted_name(k), ast.Store()), start)
+        targets = [located(ast.Name(hoisted_name(k, self.salt), ast.Store()), start)
                    for k in range(1, len(self.hoisted) + 1)]
         values = located(ast.Tuple(cast(Any, self.hoisted), _LOAD), start)
         return located(ast.Assign([located(ast.Tuple(cast(Any, targets), ast.Store()), start)],
@@ -336,7 +337,7 @@ class RuntimeEmitter(Emitter):
         build = ast.Call(
             ast.Attribute(importer, "table", _LOAD), [ast.Constant(cast(Any, tuple(self.entries)))], []
         )
-        bind = ast.NamedExpr(ast.Name(TABLE_NAME, ast.Store()), build)
+        bind = ast.NamedExpr(ast.Name(self.table_name, ast.Store()), build)
         result = ast.Subscript(ast.Tuple([bind, body], _LOAD), ast.Constant(1), _LOAD)
         ast.copy_location(result, body)
         for node in ast.walk(result):

@@ -22,7 +22,7 @@ import sys
 __all__ = ["DESUGARER_FILES", "fingerprint"]
 
 #: Files whose bytes decide the generated code or what it calls at run time.
-#: ``tests/runtime/test_cache.py`` checks that this list is complete: every
+#: ``tests/tagstr_runtime/test_cache.py`` checks that this list is complete: every
 #: ``tagstr_runtime`` module loaded while a tag-string module is compiled and
 #: run must be listed (``_compile.py`` chooses flags and the fallback path).
 DESUGARER_FILES = (

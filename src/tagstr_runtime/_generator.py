@@ -21,7 +21,7 @@ from bisect import bisect_left
 from typing import Iterable, cast
 
 from tagstr_runtime import _errors as E
-from tagstr_runtime._emit import Emitter, Position, located
+from tagstr_runtime._emit import Emitter, Position, TagCall, located
 from tagstr_runtime._errors import error_at
 from tagstr_runtime._model import Field, Literal, Span, TagString
 from tagstr_runtime._parser import _SPACE, _match_end
@@ -161,7 +161,7 @@ class Generator:
             args.append(emitter.interpolation(part, values[part.span.start], spec, self.position(part.span)))
         flush()
         assert isinstance(node.func, ast.Name)
-        return emitter.call(tag, node.func, args, self.position(tag.span), path, enclosing)
+        return emitter.call(TagCall(tag, node.func, args, self.position(tag.span), path, enclosing))
 
     def field_values(self, node: ast.Call, tag: TagString) -> dict[int, ast.expr]:
         """Each field's expression (nested tag strings replaced), by the field's offset.

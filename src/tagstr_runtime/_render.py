@@ -26,10 +26,9 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Sequence
 
 from tagstr_runtime._desugaring import Desugaring
-from tagstr_runtime._emit import Emitter, Position, located
+from tagstr_runtime._emit import Emitter, Position, TagCall, located
 from tagstr_runtime._escapes import cook
 from tagstr_runtime._model import Field, Literal, Span, TagString
 from tagstr_runtime._placeholder import splice
@@ -74,23 +73,15 @@ class ReadableEmitter(Emitter):
         layout.put("))")
         return self._record(ast.Constant(None), at, layout.text(), value.lineno)
 
-    def call(
-        self,
-        tag: TagString,
-        func: ast.Name,
-        args: list[ast.expr],
-        at: Position,
-        path: Sequence[ast.AST],
-        enclosing: Field | None,
-    ) -> ast.expr:
-        layout = _Layout(at[0])
-        layout.put(tag.tag + "(")
-        for index, arg in enumerate(args):
+    def call(self, site: TagCall) -> ast.expr:
+        layout = _Layout(site.at[0])
+        layout.put(site.tag.tag + "(")
+        for index, arg in enumerate(site.args):
             text, first = self._args.pop(id(arg))
             layout.put(text, first, ", " if index else "")
-        layout.put(")", at[2])
-        self.rendered[tag.span] = layout.text()
-        return located(ast.Call(func, args, []), at)
+        layout.put(")", site.at[2])
+        self.rendered[site.tag.span] = layout.text()
+        return located(ast.Call(site.func, site.args, []), site.at)
 
     # -------------------------------------------------------------------------------
 

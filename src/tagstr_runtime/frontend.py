@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from tagstr_runtime import _checker
 from tagstr_runtime._desugaring import Desugaring
-from tagstr_runtime._emit import Emitter, Position, RuntimeEmitter, located, prologue_index
+from tagstr_runtime._emit import Emitter, Position, RuntimeEmitter, TagCall, located, prologue_index
 from tagstr_runtime._errors import ErrorKind, TagSyntaxError
 from tagstr_runtime._fingerprint import fingerprint
 from tagstr_runtime._model import Field, Literal, Part, Span, TagString
@@ -65,6 +65,7 @@ __all__ = [
     "SourceText",
     "Span",
     "TEMPLATE_PREFIXES",
+    "TagCall",
     "TagString",
     "TagSyntaxError",
     "decode_source",

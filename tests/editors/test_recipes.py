@@ -64,7 +64,7 @@ def test_every_recipe_is_tested() -> None:
 
 @pytest.mark.parametrize("name", ["pyproject.toml", "mypy.ini", "setup.cfg"])
 def test_mypy_recipes(tmp_path: Path, name: str) -> None:
-    pytest.importorskip("mypy.api")  # not "mypy": tests/mypy passes for that (tests/conftest.py)
+    pytest.importorskip("mypy.api")
     work = project(tmp_path, name)
     proc = run(sys.executable, "-m", "mypy", "--no-incremental", ".", cwd=work)
     output = proc.stdout + proc.stderr
@@ -75,7 +75,7 @@ def test_mypy_recipes(tmp_path: Path, name: str) -> None:
 
 @pytest.mark.parametrize("name", ["setup.cfg", "tox.ini", ".flake8"])
 def test_flake8_recipes(tmp_path: Path, name: str) -> None:
-    pytest.importorskip("flake8.main")  # not "flake8": tests/flake8 passes for that (tests/conftest.py)
+    pytest.importorskip("flake8.main")
     pytest.importorskip("libcst")
     work = project(tmp_path, name)
     proc = run(sys.executable, "-m", "flake8", ".", cwd=work)

@@ -2,7 +2,7 @@
 (an env with only the ``tests`` dependency group, Pyodide) they are skipped, not failed.
 
 A session fixture rather than a module-level ``importorskip``: pytest cannot
-skip a conftest named on its command line (``pytest tests/mypy``), and a
+skip a conftest named on its command line (``pytest tests/tagstr_mypy``), and a
 session fixture runs before the module fixtures that start mypy.
 """
 

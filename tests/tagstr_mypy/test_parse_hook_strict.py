@@ -6,7 +6,7 @@ import ast
 
 import pytest
 
-pytest.importorskip("mypy.nodes")  # "mypy" alone could find tests/mypy (tests/ is on sys.path)
+pytest.importorskip("mypy.nodes")  # the module, not just a package named mypy
 
 from tagstr_mypy import _parse_hook  # noqa: E402
 

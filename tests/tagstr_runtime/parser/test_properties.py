@@ -34,7 +34,7 @@ from tagstr_runtime._parser import parse
 from tagstr_runtime._source import decode_source
 
 try:
-    from . import strategies as S  # tests/parser is a package
+    from . import strategies as S  # tests/tagstr_runtime/parser is a package
 except ImportError:
     import strategies as S  # type: ignore[no-redef]  # rootdir-relative import mode
 
@@ -226,13 +226,13 @@ class _Ours:
         assert isinstance(build, ast.Assign)
         self.entries: tuple[tuple[str, str], ...] = build.value.args[0].value  # type: ignore[attr-defined]
         self.cooked: list[str] = []
-        # Interpolations the runtime emitter hoisted: __tagstr_hK__ = the K-th call of body[2]
+        # Interpolations the runtime emitter hoisted: the K-th name bound by body[2] = its K-th call
         self.hoisted: dict[str, ast.expr] = {}
         if len(tree.body) > 2 and isinstance(tree.body[2], ast.Assign):
             targets = tree.body[2].targets[0]
             if isinstance(targets, ast.Tuple) and isinstance(tree.body[2].value, ast.Tuple):
                 for target, value in zip(targets.elts, tree.body[2].value.elts):
-                    if isinstance(target, ast.Name) and target.id.startswith("__tagstr_h"):
+                    if isinstance(target, ast.Name) and target.id.startswith("__tagstr_"):
                         self.hoisted[target.id] = value
 
     def call_parts(self, call: ast.Call) -> list[tuple]:
@@ -240,8 +240,8 @@ class _Ours:
         for arg in call.args:
             if isinstance(arg, ast.Name) and arg.id in self.hoisted:
                 arg = self.hoisted[arg.id]
-            if isinstance(arg, ast.Name):  # __tagstr_<i>__: a Decoded
-                cooked, raw = self.entries[int(arg.id.strip("_").split("_")[1]) - 1]
+            if isinstance(arg, ast.Name):  # __tagstr_<salt>_<i>__: a Decoded
+                cooked, raw = self.entries[int(arg.id.strip("_").split("_")[-1]) - 1]
                 self.cooked.append(cooked)
                 items.append(("lit", raw))
                 continue

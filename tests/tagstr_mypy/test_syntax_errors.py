@@ -1,7 +1,7 @@
 """SPEC 5: every malformed tag string is a mypy syntax error at its exact position.
 
 The sources and positions are the parser's own error table
-(``tests/parser/test_errors.py``, which asserts them against the runtime); here
+(``tests/tagstr_runtime/parser/test_errors.py``, which asserts them against the runtime); here
 mypy must print the same line, column and message, on both of its parsers, and
 never crash.
 """
@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.subprocess, pytest.mark.slow]  # mypy runs once per ca
 
 
 def _parser_errors() -> list[tuple[str, str, int, int, int, int]]:
-    path = HERE.parent / "parser" / "test_errors.py"
+    path = HERE.parent / "tagstr_runtime" / "parser" / "test_errors.py"
     spec = importlib.util.spec_from_file_location("_tagstr_parser_errors", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

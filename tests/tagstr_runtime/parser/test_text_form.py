@@ -31,7 +31,7 @@ from tagstr_runtime import Decoded, Interpolation
 from tagstr_runtime.frontend import SourceText, TagSyntaxError, decode_source, parse
 
 try:
-    from . import strategies as S  # tests/parser is a package
+    from . import strategies as S  # tests/tagstr_runtime/parser is a package
 except ImportError:
     import strategies as S  # type: ignore[no-redef]  # rootdir-relative import mode
 
@@ -40,7 +40,7 @@ try:
 except ImportError:  # not installable everywhere (Pyodide: it needs libcst)
     hypothesmith = None
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 EXAMPLES = sorted(p for p in (REPO / "examples").glob("*.py"))
 HEADER = "#!/usr/bin/env python3\n# -*- coding: utf-8 -*-\n"
 NAMESPACE_SETUP = "x = 3\ny = 'why'\nname = 'Ada'\né = 1.5\n日本 = [1, 2]\n_ = 0\nvalue_2 = None\n"
