@@ -100,10 +100,14 @@ def use_stdlib_parser_in_worker(options: Any) -> None:
 
 def _parse_native(fnam: str, source: str | bytes | None = None, *args: Any, **kwargs: Any) -> Any:
     assert _native_parse is not None
+    # Each parse of a file replaces what an earlier one left: a build that a
+    # blocking error aborted before get_additional_deps must not leave a tree
+    # for the next build (dmypy, mypy.api.run twice) to swap in.
+    PENDING.pop(fnam, None)
     result = _native_parse(fnam, source, *args, **kwargs)
     if fnam.endswith(".pyi"):
         return result
-    if not result[1] and not (
+    if not _blocking(result[1]) and not (
         # the native parser reads t"..." as a template string for every target;
         # before 3.14 it is a tag string (SPEC 1.4)
         result[4].get("uses_template_strings")
@@ -144,7 +148,7 @@ def _tag_strings_native(
     placeholder = built.desugaring.placeholder
     assert placeholder is not None
     native = _native_parse(fnam, placeholder, *args, **kwargs)
-    if native[1]:  # the native parser rejects what CPython accepted: its errors stand
+    if _blocking(native[1]):  # the native parser rejects what CPython accepted: its errors stand
         return native
     skip_bodies = bool(kwargs.get("skip_function_bodies", args[0] if args else False))
     PENDING[fnam] = _convert(built.tree, fnam, skip_bodies)
@@ -168,7 +172,7 @@ def _standard_error(
     if not tags:
         return result
     native = _native_parse(fnam, placeholder_text(text, tags), *args, **kwargs)
-    if native[1]:  # stock mypy's error, at its place, without the tag strings in the way
+    if _blocking(native[1]):  # stock mypy's error, at its place, without the tag strings in the way
         return native
     # Only the running interpreter rejects it: tag-string files go through its parser.
     running = f"{sys.version_info[0]}.{sys.version_info[1]}"
@@ -190,6 +194,13 @@ def _convert(tree: ast.Module, fnam: str, strip_function_bodies: bool) -> Any:
         path=fnam,
     )
     return converter.visit(tree)
+
+
+def _blocking(errors: list[dict[str, Any]]) -> bool:
+    """Errors that stop the parse.  Others (an invalid ``# type: ignore[``, a bad
+    type comment) leave a complete tree: a file whose only errors are those has no
+    tag string (SPEC 1.8), and a placeholder parse with only those is good to use."""
+    return any(error.get("blocker", True) for error in errors)
 
 
 def _syntax_error(exc: SyntaxError) -> dict[str, Any]:

@@ -73,9 +73,13 @@ class CheckerEmitter(Emitter):
             ast.alias("decoded", DECODED_NAME),
         ]
         imp = ast.ImportFrom(CHECKER_MODULE, names, 0)
-        for node in (imp, *names):
-            located(node, (1, 0, 1, 0))
         at = prologue_index(tree.body)
+        # On the line of the statement it precedes, not line 1: a "# type: ignore"
+        # above the first statement ignores the whole file only if no statement
+        # comes before it (mypy's rule), and comments there keep their meaning.
+        line = tree.body[at].lineno if at < len(tree.body) else 1
+        for node in (imp, *names):
+            located(node, (line, 0, line, 0))
         tree.body.insert(at, imp)
         return tree
 

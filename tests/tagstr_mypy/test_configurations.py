@@ -1,0 +1,101 @@
+"""Configurations real projects use: each gives what stock mypy gives the same file.
+
+Differential where it can be: the file with a line that mypy reports without
+stopping (an invalid ``# type: ignore[``) must give exactly the errors of the
+file without that line, plus that line's own error; a whole-file
+``# type: ignore`` must silence a tag-string file as it silences any other.
+Both mypy parsers.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from harness import Diagnostic, diagnostics, run_mypy, write_config
+
+pytestmark = pytest.mark.subprocess
+
+PARSERS = pytest.mark.parametrize("parser", ["--native-parser", "--no-native-parser"])
+
+TAGS = textwrap.dedent('''\
+    from tagstr_runtime import Decoded, Interpolation
+
+
+    def html(*args: Decoded | Interpolation[object]) -> str:
+        return ""
+
+
+    def shout(text: str) -> str:
+        return text
+''')
+
+BODY = textwrap.dedent('''\
+    from tags import html, shout
+
+    name = "x"
+    greeting = html"Hello {name}"
+    bad = shout"hello"
+    wrong: int = html"{name}"
+''')
+
+
+def check(folder: Path, source: str, parser: str, *extra: str) -> list[Diagnostic]:
+    (folder / "tags.py").write_text(TAGS, encoding="utf-8")
+    (folder / "app.py").write_text(source, encoding="utf-8")
+    proc = run_mypy("--output", "json", "--no-incremental", parser, *extra, "app.py", cwd=folder)
+    return diagnostics(proc)
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    write_config(tmp_path)
+    return tmp_path
+
+
+@PARSERS
+def test_a_non_blocking_error_keeps_the_tag_strings(folder: Path, parser: str) -> None:
+    without = check(folder, BODY, parser)
+    assert [d.message.rsplit("[", 1)[1] for d in without] == ["tagstr-signature]", "assignment]"]
+    broken = check(folder, BODY + "x = 1  # type: ignore[\n", parser)
+    extra = [d for d in broken if d not in without]
+    assert [d for d in broken if d in without] == without
+    assert len(extra) == 1 and extra[0].line == 7 and "type: ignore" in extra[0].message
+
+
+@PARSERS
+def test_a_whole_file_ignore_silences_the_file(folder: Path, parser: str) -> None:
+    plain_error = 'plain: int = "s"\n'
+    assert check(folder, "# type: ignore\n" + BODY + plain_error, parser, "--warn-unused-ignores") == []
+    # not whole-file once a statement comes first (stock mypy's rule): the errors stay
+    docstring_first = check(folder, '"""Doc."""\n# type: ignore\n' + BODY, parser)
+    assert [(d.line, d.message.rsplit("[", 1)[1]) for d in docstring_first] == [
+        (7, "tagstr-signature]"), (8, "assignment]")
+    ]
+
+
+def test_an_aborted_build_leaves_no_tree_for_the_next(folder: Path) -> None:
+    """mypy.api.run twice in one process (as editor hosts run it): the first build stops
+    at another file's syntax error before the tag-string file's tree is swapped in; the
+    second, after the file lost its tag strings, must check the file as it is now."""
+    (folder / "tags.py").write_text(TAGS, encoding="utf-8")
+    script = textwrap.dedent('''\
+        from mypy import api
+        open("a.py", "w").write('from tags import shout\\nbad = shout"hello"\\n')
+        open("b.py", "w").write("x = (\\n")
+        first = api.run(["--no-incremental", "--native-parser", "a.py", "b.py"])[0]
+        open("a.py", "w").write('from tags import shout\\nok = shout("hello")\\nreveal_type(ok)\\n')
+        open("b.py", "w").write("x = 1\\n")
+        second = api.run(["--no-incremental", "--native-parser", "a.py", "b.py"])[0]
+        print(first + "=====\\n" + second)
+    ''')
+    proc = subprocess.run([sys.executable, "-c", script], cwd=folder, capture_output=True, text=True, timeout=300)
+    first, _, second = proc.stdout.partition("=====\n")
+    assert "b.py:2: error" in first, proc.stdout + proc.stderr
+    assert second.strip().splitlines() == [
+        'a.py:3: note: Revealed type is "str"', "Success: no issues found in 2 source files"
+    ]
