@@ -51,7 +51,18 @@ def fail_interpolation(
     api: CheckerPluginInterface, ctx: Context, expr: str, typ: str, tag: str, accepted: str
 ) -> None:
     api.fail(
-        f'Interpolation "{{{expr}}}" has type {typ}; tag "{tag}" accepts {accepted}',
+        f'Interpolation "{shown_field(expr)}" has type {typ}; tag "{tag}" accepts {accepted}',
         ctx,
         code=TAG_INTERPOLATION,
     )
+
+
+def shown_field(expr: str) -> str:
+    """The field as a message shows it: on one line (one error per line, also in
+    JSON output), and with a space inside braces that would read as escaped
+    ones (``{ {'a': 1} }``, not ``{{'a': 1}}``)."""
+    lines = expr.split("\n")
+    text = lines[0].rstrip() + (" ..." if len(lines) > 1 else "")
+    if text.startswith("{") or text.endswith("}"):
+        return "{ " + text + " }"
+    return "{" + text + "}"

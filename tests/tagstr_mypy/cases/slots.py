@@ -28,3 +28,8 @@ as_int: int = constrained"{n}"
 as_str: int = constrained"{s}"  # E:15: Incompatible types in assignment (expression has type "str", variable has type "int")  [assignment]
 mixed = constrained"{1.5}"  # E:22: Interpolation "{1.5}" has type "float"; tag "constrained" accepts "T"  [tagstr-interpolation]
 ignored = ints"{s}"  # type: ignore[tagstr-interpolation]
+braces = ints"{ {'a': 1} }"  # E:17: Interpolation "{ {'a': 1} }" has type "dict[str, int]"; tag "ints" accepts "int"  [tagstr-interpolation]
+lines = ints"""{
+    s +
+    s  # a comment
+}"""  # E@33:5: Interpolation "{s + ...}" has type "str"; tag "ints" accepts "int"  [tagstr-interpolation]
