@@ -54,8 +54,10 @@ __all__ = ["TAG_CALL", "tag_call_callback"]
 
 NOT_CALLABLE: Final = "not callable"
 NOT_A_TAG: Final = "not a tag function"
-# id(tag type) -> (the type, its verdict): a module calls the same tag many times
-_VERDICTS: dict[int, tuple[ProperType, str | None]] = {}
+# signature -> verdict: a module calls the same tag many times.  Keyed by what
+# the verdict depends on, by value (mypy types compare structurally), never by
+# identity: dmypy updates a class in place, and its old verdict must not stay.
+_VERDICTS: dict[object, str | None] = {}
 
 CHECKER: Final = CHECKER_MODULE
 TAG_CALL: Final = f"{CHECKER}.tag_call"
@@ -118,10 +120,9 @@ class TagCall:
 
     def verdict(self) -> str | None:
         """NOT_CALLABLE, NOT_A_TAG or None (a tag function): once per tag type object."""
-        key = id(self.tag_type)
-        cached = _VERDICTS.get(key)
-        if cached is not None and cached[0] is self.tag_type:
-            return cached[1]
+        key = self.signature_key()
+        if key is not None and key in _VERDICTS:
+            return _VERDICTS[key]
         any_type = AnyType(TypeOfAny.special_form)
         anything = CallableType(
             [any_type, any_type], [ARG_STAR, ARG_STAR2], [None, None], any_type,
@@ -132,10 +133,21 @@ class TagCall:
             verdict = NOT_CALLABLE
         elif not is_subtype(self.tag_type, self.tag_function()):
             verdict = NOT_A_TAG
-        if len(_VERDICTS) > 4096:
-            _VERDICTS.clear()
-        _VERDICTS[key] = (self.tag_type, verdict)
+        if key is not None:
+            if len(_VERDICTS) > 4096:
+                _VERDICTS.clear()
+            _VERDICTS[key] = verdict
         return verdict
+
+    def signature_key(self) -> object | None:
+        """What decides the verdict, as a value; None: not cached (a class used as
+        a tag, whose constructor signature is not one type)."""
+        tag = self.tag_type
+        if isinstance(tag, (CallableType, Overloaded)):
+            return tag
+        if isinstance(tag, Instance):
+            return (tag, find_member("__call__", tag, tag, is_operator=True))
+        return None
 
     def direct_result(self) -> Type | None:
         """The common case without inference: a plain (non-generic) function whose
