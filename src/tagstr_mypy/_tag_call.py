@@ -189,7 +189,10 @@ class TagCall:
         """Report each interpolation whose value the tag does not accept, at its expression."""
         loose = [self.loosened(typ) for typ in self.arg_types]
         reported = False
-        for index, typ in enumerate(self.arg_types):
+        # A call that fails with every value loosened to Any fails for another
+        # reason (an abstract class as the tag, say): mypy's own error says which.
+        unrelated = any(loose[i] is not t for i, t in enumerate(self.arg_types)) and self.call(loose)[1]
+        for index, typ in enumerate([] if unrelated else self.arg_types):
             value = self.value_type(typ)
             if value is None:
                 continue

@@ -1,4 +1,6 @@
 """The tag must be defined, callable and accept *args: Decoded | Interpolation."""
+from abc import ABC, abstractmethod
+
 from tagstr_runtime import Decoded, Interpolation
 
 
@@ -32,3 +34,14 @@ z = interpolations_only"{x}"  # E:5: Tag "interpolations_only" cannot be called 
 w = NeedsStr"abc"  # E:5: Tag "NeedsStr" cannot be called with tag-string arguments: a tag must accept "*args: Decoded | Interpolation", and it is "type[NeedsStr]"  [tagstr-signature]
 reveal_type(ok"{undefined_too}")  # E:17: Name "undefined_too" is not defined  [name-defined]  # N:13: Revealed type is "int"
 v = ok"{one"x"}"  # E:9: Tag "one" cannot be called with tag-string arguments: a tag must accept "*args: Decoded | Interpolation", and it is "Callable[[str], str]"  [tagstr-signature]
+
+
+class AbstractTemplate(ABC):
+    def __init__(self, *args: Decoded | Interpolation[object]) -> None: ...
+
+    @abstractmethod
+    def render(self) -> str: ...
+
+
+count = 1
+abstract = AbstractTemplate"value {count}"  # E:12: Cannot instantiate abstract class "AbstractTemplate" with abstract attribute "render"  [abstract]
