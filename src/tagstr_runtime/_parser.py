@@ -301,12 +301,15 @@ class _Lexer:
 
         If that literal is never closed, the user most likely forgot a ``}``
         (``tag"{x"``): say so, as CPython does, rather than report the literal
-        the quote happens to open.
+        the quote happens to open.  In a standard f-string's field that is
+        CPython's error to report (``f"{x"``), in its own words.
         """
         try:
             yield
         except TagSyntaxError as exc:
             if exc.kind is ErrorKind.UNTERMINATED and self.unterminated_at == start:
+                if not self.in_tag:
+                    raise _Abort from None
                 raise error_at(self.source, self.filename, E.EXPECTING_CLOSE, quote_pos) from None
             raise
 

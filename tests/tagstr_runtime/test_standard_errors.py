@@ -1,0 +1,54 @@
+"""A source whose only failure is not a tag string gets CPython's own error.
+
+Differential: ``tagstr_runtime.compile`` against the builtin ``compile`` on the
+running Python, for broken standard code alone and beside a tag string on
+another line (its twin has a plain call there): same exception type, message,
+line and column.  SPEC 1.8 and "never worse than the stock tool".
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+import tagstr_runtime
+
+BROKEN = {
+    "f-string missing brace": 'y = f"{x"\n',
+    "f-string missing brace, triple": 'y = f"""{x\n"""\n',
+    "f-string empty field": 'y = f"{}"\n',
+    "f-string bad conversion": 'y = f"{x!z}"\n',
+    "f-string single brace": 'y = f"a } b"\n',
+    "f-string unclosed spec": 'y = f"{x:{y}"\n',
+    "unterminated string": 'y = "abc\n',
+    "unterminated triple": 'y = """abc\n',
+    "unclosed bracket": "y = (1,\n",
+    "bad indentation": "if x:\ny = 1\n",
+    "stray brace": "y = 1}\n",
+}
+TAG_LINE = 'v = tg"{x}"\n'
+TWIN_LINE = "v = tg(x)\n"
+
+
+def outcome(compiler: object, source: str) -> tuple[str, str, int | None, int | None]:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compiler(source, "<m>", "exec")  # type: ignore[operator]
+    except SyntaxError as exc:
+        return type(exc).__name__, exc.msg, exc.lineno, exc.offset
+    return "ok", "", None, None
+
+
+@pytest.mark.parametrize("source", BROKEN.values(), ids=BROKEN.keys())
+def test_standard_errors_are_cpythons(source: str) -> None:
+    expected = outcome(compile, source)
+    assert expected[0] != "ok"
+    assert outcome(tagstr_runtime.compile, source) == expected
+
+
+@pytest.mark.parametrize("source", BROKEN.values(), ids=BROKEN.keys())
+def test_standard_errors_beside_a_tag_string_are_cpythons(source: str) -> None:
+    expected = outcome(compile, TWIN_LINE + source)
+    assert outcome(tagstr_runtime.compile, TAG_LINE + source) == expected
