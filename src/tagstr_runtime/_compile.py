@@ -69,8 +69,16 @@ def desugar_ast(
     from tagstr_runtime._desugaring import Desugaring
     from tagstr_runtime._source import decode_source
 
+    try:
+        text = decode_source(source)
+    except (SyntaxError, UnicodeDecodeError, LookupError):
+        # an undecodable source (bad cookie, bytes invalid in its encoding) is
+        # CPython's to report, exactly as it does without us
+        if standard_error is not None:
+            raise standard_error from None
+        raise
     return Desugaring(
-        decode_source(source), filename, mode, flags=flags, standard_error=standard_error,
+        text, filename, mode, flags=flags, standard_error=standard_error,
         template_strings=template_strings, feature_version=feature_version,
         emit_warnings=emit_warnings, original=source,
     ).tree

@@ -111,6 +111,8 @@ class Desugaring:
         emit_warnings: bool,
         original: str | bytes | None,
     ) -> None:
+        if "\0" in text:  # CPython rejects any source with a NUL byte, tag strings or not
+            raise standard_error or SyntaxError("source code string cannot contain null bytes")
         self.source = src = SourceText(text)
         self.result = result = parse(text, filename, template_strings=template_strings, source=src)
         flags = (flags | ast.PyCF_ONLY_AST) & ~_OPTIMIZED_ONLY

@@ -31,7 +31,7 @@ TAG_LINE = 'v = tg"{x}"\n'
 TWIN_LINE = "v = tg(x)\n"
 
 
-def outcome(compiler: object, source: str) -> tuple[str, str, int | None, int | None]:
+def outcome(compiler: object, source: str | bytes) -> tuple[str, str, int | None, int | None]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -52,3 +52,23 @@ def test_standard_errors_are_cpythons(source: str) -> None:
 def test_standard_errors_beside_a_tag_string_are_cpythons(source: str) -> None:
     expected = outcome(compile, TWIN_LINE + source)
     assert outcome(tagstr_runtime.compile, TAG_LINE + source) == expected
+
+
+#: Sources CPython rejects before parsing: its error, not a decoding traceback of ours.
+UNREADABLE = {
+    "invalid utf-8, no cookie": b'x = "\xff"\n',
+    "invalid utf-8 on a later line": b"x = (\n\xff\n",
+    "unknown encoding": b"# coding: bogus\nx = 1\n",
+    "BOM with another cookie": b"\xef\xbb\xbf# coding: latin-1\nx = 1\n",
+    "undecodable beside a tag string": b'v = tg"{x}"\nx = "\xff"\n',
+    "NUL byte": b"x = 1\x00\n",
+    "NUL byte in a tag string": b'v = tg"{x}\x00"\n',
+    "NUL byte in a tag string (str)": 'v = tg"{x}\x00"\n',
+}
+
+
+@pytest.mark.parametrize("source", UNREADABLE.values(), ids=UNREADABLE.keys())
+def test_unreadable_sources_get_cpythons_error(source: str | bytes) -> None:
+    expected = outcome(compile, source)
+    assert expected[0] != "ok"
+    assert outcome(tagstr_runtime.compile, source) == expected
