@@ -26,7 +26,7 @@ from typing import Iterator
 
 from tagstr_runtime import _errors as E
 from tagstr_runtime._emit import Emitter, RuntimeEmitter
-from tagstr_runtime._errors import TagSyntaxError, error_at
+from tagstr_runtime._errors import ErrorKind, TagSyntaxError, error_at
 from tagstr_runtime._generator import Generator
 from tagstr_runtime._model import TagString
 from tagstr_runtime._parser import ParseResult, parse
@@ -149,7 +149,14 @@ class Desugaring:
         if emit_warnings:
             for warning in result.warnings:
                 pos = src.pos(warning.span.start)
-                warnings.warn_explicit(warning.message, SyntaxWarning, filename, pos.line)
+                try:
+                    warnings.warn_explicit(warning.message, SyntaxWarning, filename, pos.line)
+                except SyntaxWarning:
+                    # "-W error": a SyntaxError at the spot, as CPython turns its own
+                    # SyntaxWarnings (not the raw warning from inside the desugarer)
+                    span = warning.span
+                    raise error_at(src, filename, warning.message, span.start, span.end,
+                                   kind=ErrorKind.ESCAPE) from None
 
 
 def _salt(text: str) -> str:

@@ -72,3 +72,18 @@ def test_unreadable_sources_get_cpythons_error(source: str | bytes) -> None:
     expected = outcome(compile, source)
     assert expected[0] != "ok"
     assert outcome(tagstr_runtime.compile, source) == expected
+
+
+def test_a_syntax_warning_under_w_error_is_a_syntax_error_at_its_place() -> None:
+    """As CPython does for its own SyntaxWarnings (invalid escapes) under ``-W error``."""
+    source = 'x = 1\nv = tg"a \\N{BULLET}"\n'
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(SyntaxError) as caught:
+            tagstr_runtime.compile(source, "<m>", "exec")
+        with pytest.raises(SyntaxError) as stock:
+            compile('x = 1\nv = "a \\d"\n', "<m>", "exec")
+    assert (caught.value.lineno, caught.value.offset, caught.value.end_offset) == (2, 10, 13)
+    assert "'\\N{' in a tag string" in caught.value.msg
+    assert caught.value.text == 'v = tg"a \\N{BULLET}"\n'
+    assert stock.value.lineno == 2  # CPython does the same for its own
