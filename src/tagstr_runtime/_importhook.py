@@ -24,6 +24,7 @@ it imports only modules that are already loaded when ``site`` runs.
 import _frozen_importlib_external as _bootstrap_external
 import _imp
 import marshal
+import os  # loaded by site before any .pth runs
 import sys
 
 # Start-up path: no ``typing`` (10-20 ms) and no ``from __future__ import
@@ -44,6 +45,9 @@ _SourceFileLoader = _bootstrap_external.SourceFileLoader
 _MAGIC_NUMBER = _bootstrap_external.MAGIC_NUMBER
 _RAW_MAGIC_NUMBER = int.from_bytes(_MAGIC_NUMBER, "little")
 _TAG_INFIX = ".tagstr-"
+#: ``__pycache__`` folder -> the standard pyc names (without ``.pyc``) that have a
+#: cache of ours beside them: listed once per folder per process (see ``_may_be_cached``).
+_LISTED: "dict[str, set[str]]" = {}
 
 
 class TagSourceFileLoader(_SourceFileLoader):
@@ -102,6 +106,8 @@ class TagSourceFileLoader(_SourceFileLoader):
             parent(source_path, bytecode_path, data)
         elif not pending[1]:  # freshly desugared; from our cache there is nothing to write
             parent(source_path, _tag_name(bytecode_path), data)
+            folder, name = os.path.split(bytecode_path)
+            _LISTED.get(folder, set()).add(name[:-4] if name.endswith(".pyc") else name)
 
 
 def _relabel_as_trimmed_importlib_frame(code: "CodeType") -> "CodeType":
@@ -200,9 +206,13 @@ def _load_cached(
     ones (PEP 552) follow ``--check-hash-based-pycs``.  Anything unreadable is
     merely stale: the source is desugared again.
     """
-    bytecode_path = tag_cache_path(source_path)
-    if bytecode_path is None:
+    try:
+        standard = _bootstrap_external.cache_from_source(source_path)
+    except NotImplementedError:  # sys.implementation.cache_tag is None
         return None
+    if not _may_be_cached(standard):
+        return None
+    bytecode_path = _tag_name(standard)
     try:
         data = loader.get_data(bytecode_path)
         stats = loader.path_stats(source_path)
@@ -234,6 +244,26 @@ def _load_cached(
     if sys.flags.verbose:
         print(f"# {bytecode_path} matches {source_path}", file=sys.stderr)
     return code
+
+
+def _may_be_cached(standard_pyc: str) -> bool:
+    """Whether a cache of ours can exist beside this standard pyc path.
+
+    A plain module compiled from source (no valid standard pyc yet) must not pay
+    for us: one listing of each ``__pycache__`` folder per process replaces a
+    failed ``open`` per module, and a process that never meets a cached
+    tag-string module never computes the fingerprint.  A cache another process
+    writes after the listing is only missed (the module is desugared again).
+    """
+    folder, name = os.path.split(standard_pyc)
+    names = _LISTED.get(folder)
+    if names is None:
+        try:
+            entries = os.listdir(folder or ".")
+        except OSError:
+            entries = []
+        names = _LISTED[folder] = {entry.split(_TAG_INFIX, 1)[0] for entry in entries if _TAG_INFIX in entry}
+    return (name[:-4] if name.endswith(".pyc") else name) in names
 
 
 class TagFileFinder(_FileFinder):

@@ -249,3 +249,33 @@ def test_fingerprint_covers_every_module_the_desugarer_uses() -> None:
     loaded = {name.rsplit(".", 1)[1] + ".py" for name in ran.stdout.split()}
     assert "_generator.py" in loaded and "_rt.py" in loaded  # the check sees the desugarer
     assert loaded - set(_fingerprint.DESUGARER_FILES) <= {"_fingerprint.py"}, loaded
+
+
+@pytest.mark.subprocess
+def test_plain_modules_cost_no_file_system_call_each(tmp_path: Path) -> None:
+    """Plain modules compiled from source (no standard pyc yet) with the hook
+    installed: no probe for a cache of ours per module (one listing per
+    ``__pycache__`` folder), and no fingerprint computed."""
+    for index in range(30):
+        (tmp_path / f"plain_{index}.py").write_text(f"VALUE = {index}\n", encoding="utf-8")
+    (tmp_path / "__pycache__").mkdir()
+    (tmp_path / "tmod.py").write_text(TAGGED, encoding="utf-8")
+    script = (
+        "import sys, tagstr_runtime\n"
+        "tagstr_runtime.install()\n"
+        "events = []\n"
+        "sys.addaudithook(lambda event, args: events.append((event, str(args[0]))) "
+        "if event in ('open', 'os.listdir') else None)\n"
+        "for index in range(30):\n"
+        "    __import__(f'plain_{index}')\n"
+        "probes = [a for e, a in events if e == 'open' and '.tagstr-' in a]\n"
+        "listings = [a for e, a in events if e == 'os.listdir' and a.endswith('__pycache__')]\n"
+        "print(len(probes), len(listings), 'tagstr_runtime._fingerprint' in sys.modules)\n"
+        "import tmod\n"
+        "print(tmod.VALUE)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "TAGSTR_"))}
+    env.update(PYTHONPATH=str(SRC), TAGSTR_AUTOLOAD="0", PYTHONDONTWRITEBYTECODE="1")
+    ran = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         timeout=60)
+    assert ran.stdout.splitlines() == ["0 1 False", "0"], ran.stderr
