@@ -297,6 +297,7 @@ def install() -> None:
     serving those directories with the stock loader.
     """
     hook = _path_hook()
+    _use_our_loader_for_file_locations(True)
     if hook in sys.path_hooks:
         return
     position = len(sys.path_hooks)
@@ -312,6 +313,27 @@ def install() -> None:
                 cache[entry] = _converted(finder, hook(entry))
             except ImportError:  # no longer a directory
                 del cache[entry]
+
+
+def _use_our_loader_for_file_locations(on: bool) -> None:
+    """``importlib.util.spec_from_file_location`` (what setuptools' editable
+    finders, plugin loaders and test runners call) picks its loader from
+    ``_get_supported_file_loaders``, not from ``sys.path_hooks``: while the hook
+    is installed, that list names our loader for source files."""
+    current = getattr(_bootstrap_external, "_get_supported_file_loaders")
+    original = getattr(current, "_tagstr_original", None)
+    if on and original is None:
+
+        def supported_file_loaders() -> "list[tuple[type, list[str]]]":
+            return [
+                (TagSourceFileLoader if loader is _SourceFileLoader else loader, suffixes)
+                for loader, suffixes in current()
+            ]
+
+        supported_file_loaders._tagstr_original = current  # type: ignore[attr-defined]
+        setattr(_bootstrap_external, "_get_supported_file_loaders", supported_file_loaders)
+    elif not on and original is not None:
+        setattr(_bootstrap_external, "_get_supported_file_loaders", original)
 
 
 def _converted(stock: object, ours: "PathEntryFinder") -> "PathEntryFinder":
@@ -330,6 +352,7 @@ def _converted(stock: object, ours: "PathEntryFinder") -> "PathEntryFinder":
 
 def uninstall() -> None:
     """Undo ``install`` (modules already imported stay as they are)."""
+    _use_our_loader_for_file_locations(False)
     if _hook is None or _hook not in sys.path_hooks:
         return
     sys.path_hooks.remove(_hook)

@@ -294,3 +294,27 @@ def test_stock_python_never_runs_desugared_code(tmp_path: Path) -> None:
     stock = python("-c", "import tmod", cwd=tmp_path)
     assert stock.returncode == 1
     assert stock.stderr.splitlines()[-1] == "SyntaxError: invalid syntax"
+
+
+def test_spec_from_file_location_loads_tag_strings(tmp_path: Path) -> None:
+    """What setuptools' editable finders (a flat layout's top-level package) and
+    plugin loaders call: it picks its loader itself, not through ``sys.path_hooks``."""
+    path = tmp_path / "by_location.py"
+    path.write_text("def tg(*a):\n    return a\nV = tg'x{1}'\n", encoding="utf-8")
+    was_installed = _importhook._hook is not None and _importhook._hook in sys.path_hooks
+    tagstr_runtime.uninstall()
+    try:
+        spec = importlib.util.spec_from_file_location("by_location", path)
+        assert spec is not None and spec.loader is not None
+        with pytest.raises(SyntaxError):
+            spec.loader.exec_module(importlib.util.module_from_spec(spec))
+        tagstr_runtime.install()
+        spec = importlib.util.spec_from_file_location("by_location", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        assert module.V[0] == "x" and module.V[1].getvalue() == 1
+        plain = importlib.util.spec_from_file_location("plain_by_location", tmp_path / "x.pyc")
+        assert plain is not None and type(plain.loader).__name__ == "SourcelessFileLoader"
+    finally:
+        (tagstr_runtime.install if was_installed else tagstr_runtime.uninstall)()
