@@ -320,7 +320,7 @@ def _use_our_loader_for_file_locations(on: bool) -> None:
     finders, plugin loaders and test runners call) picks its loader from
     ``_get_supported_file_loaders``, not from ``sys.path_hooks``: while the hook
     is installed, that list names our loader for source files."""
-    current = getattr(_bootstrap_external, "_get_supported_file_loaders")
+    current = _bootstrap_external._get_supported_file_loaders  # type: ignore[attr-defined]
     original = getattr(current, "_tagstr_original", None)
     if on and original is None:
 
@@ -331,9 +331,9 @@ def _use_our_loader_for_file_locations(on: bool) -> None:
             ]
 
         supported_file_loaders._tagstr_original = current  # type: ignore[attr-defined]
-        setattr(_bootstrap_external, "_get_supported_file_loaders", supported_file_loaders)
+        _bootstrap_external._get_supported_file_loaders = supported_file_loaders  # type: ignore[attr-defined]
     elif not on and original is not None:
-        setattr(_bootstrap_external, "_get_supported_file_loaders", original)
+        _bootstrap_external._get_supported_file_loaders = original  # type: ignore[attr-defined]
 
 
 def _converted(stock: object, ours: "PathEntryFinder") -> "PathEntryFinder":
