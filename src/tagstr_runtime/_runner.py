@@ -120,9 +120,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command.kind == "desugar":
         return _print_desugared(command.target)
 
+    from tagstr_runtime import _compile_hook
     from tagstr_runtime._importhook import install
 
     install()
+    # Tools that compile the main script themselves (runpy in multiprocessing
+    # children, pdb, cProfile, trace, coverage) reach the builtin compile.
+    _compile_hook.install()
     try:
         if command.kind == "script":
             return _run_path(command.target, command.args)

@@ -38,11 +38,12 @@ TAG = "def tag(*args):\n    return ''.join(a if isinstance(a, str) else str(a.ge
 
 
 def run(
-    *args: str, cwd: Path, stdin: str | None = None, runner: bool = True
+    *args: str, cwd: Path, stdin: str | None = None, runner: bool = True, autoload: bool = False,
+    **env_vars: str,
 ) -> subprocess.CompletedProcess[str]:
     """``python -m tagstr_runtime ARGS`` (or plain ``python ARGS``) in a clean environment."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "TAGSTR_"))}
-    env.update(PYTHONPATH=str(SRC), TAGSTR_AUTOLOAD="0")
+    env.update(PYTHONPATH=str(SRC), TAGSTR_AUTOLOAD="1" if autoload else "0", **env_vars)
     prefix = ["-m", "tagstr_runtime"] if runner else []
     return subprocess.run(
         [sys.executable, *prefix, *args],
@@ -407,3 +408,91 @@ def test_console_on_a_terminal(tmp_path: Path) -> None:
     assert "Tag strings enabled" in text
     assert "got 5" in text
     assert os.waitstatus_to_exitcode(status) == 4
+
+
+# -- code that compiles the main script itself ------------------------------------------
+
+#: Child processes get the hooks from the installed ``tagstr_autoload.pth``.
+AUTOLOAD_INSTALLED = any(Path(entry, "tagstr_autoload.pth").exists() for entry in sys.path if entry)
+needs_autoload = pytest.mark.skipif(not AUTOLOAD_INSTALLED, reason="tagstr_autoload.pth is not installed")
+
+SPAWNING = TAG + """\
+import multiprocessing as mp
+import sys
+
+
+def work(n):
+    return tag"n={n * 2}"
+
+
+if __name__ == "__main__":
+    ctx = mp.get_context(sys.argv[1])
+    with ctx.Pool(2) as pool:
+        print(pool.map(work, [1, 2, 3]))
+    process = ctx.Process(target=work, args=(5,))
+    process.start()
+    process.join()
+    print("exit", process.exitcode)
+"""
+
+
+@pytest.mark.subprocess
+@needs_autoload
+@pytest.mark.parametrize("method", ["spawn", "forkserver"])
+def test_spawned_children_run_the_main_script_as_the_parent_did(tmp_path: Path, method: str) -> None:
+    write(tmp_path / "pool.py", SPAWNING)
+    result = run("pool.py", method, cwd=tmp_path, autoload=True)
+    assert result.stdout.splitlines() == ["['n=2', 'n=4', 'n=6']", "exit 0"], result.stderr
+
+
+SIMPLE = TAG + "print(tag'ran {1 + 1}')\n"
+
+
+@pytest.mark.subprocess
+@pytest.mark.parametrize(
+    ("tool", "stdin"),
+    [
+        pytest.param(["-m", "pdb"], "c\n", id="pdb"),
+        pytest.param(["-m", "cProfile"], None, id="cProfile"),
+        pytest.param(["-m", "trace", "--count", "-C", "counts"], None, id="trace"),
+        pytest.param(["-c", "import runpy; runpy.run_path('simple.py', run_name='__main__')"], None, id="run_path"),
+    ],
+)
+def test_tools_that_compile_the_script_themselves(tmp_path: Path, tool: list[str], stdin: str | None) -> None:
+    write(tmp_path / "simple.py", SIMPLE)
+    args = tool if tool[0] == "-c" else [*tool, "simple.py"]
+    result = run(*args, cwd=tmp_path, stdin=stdin)
+    assert "ran 2" in result.stdout, result.stderr
+    stock = run(*args, cwd=tmp_path, stdin=stdin, runner=False)
+    assert "ran 2" not in stock.stdout and "SyntaxError" in stock.stdout + stock.stderr
+
+
+@pytest.mark.subprocess
+@needs_autoload
+def test_tagstr_compile_opts_in_without_the_runner(tmp_path: Path) -> None:
+    write(tmp_path / "simple.py", SIMPLE)
+    result = run("-m", "pdb", "simple.py", cwd=tmp_path, stdin="c\n", runner=False, autoload=True,
+                 TAGSTR_COMPILE="1")
+    assert "ran 2" in result.stdout, result.stderr
+
+
+CALLER_FUTURES = """\
+from __future__ import annotations
+import ast
+namespace = {}
+exec(compile("def f(x: undefined_name): pass", "<s>", "exec"), namespace)
+print(namespace["f"].__annotations__)
+try:
+    ast.parse("v = tag'{x}'")
+except SyntaxError as exc:
+    print("ast.parse:", exc.msg)
+"""
+
+
+@pytest.mark.subprocess
+def test_the_replaced_compile_behaves_as_the_builtin(tmp_path: Path) -> None:
+    """The caller's future imports are inherited; ``ast.parse`` keeps its stock answer."""
+    write(tmp_path / "futures.py", CALLER_FUTURES)
+    ours = run("futures.py", cwd=tmp_path)
+    stock = run("futures.py", cwd=tmp_path, runner=False)
+    assert ours.stdout == stock.stdout and "{'x': 'undefined_name'}" in ours.stdout, ours.stderr
