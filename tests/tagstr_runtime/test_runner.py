@@ -7,6 +7,7 @@ indistinguishable from it.
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import os
 import signal
@@ -456,6 +457,10 @@ SIMPLE = TAG + "print(tag'ran {1 + 1}')\n"
         pytest.param(["-m", "cProfile"], None, id="cProfile"),
         pytest.param(["-m", "trace", "--count", "-C", "counts"], None, id="trace"),
         pytest.param(["-c", "import runpy; runpy.run_path('simple.py', run_name='__main__')"], None, id="run_path"),
+        pytest.param(
+            ["-m", "coverage", "run"], None, id="coverage",
+            marks=pytest.mark.skipif(importlib.util.find_spec("coverage") is None, reason="coverage is not installed"),
+        ),
     ],
 )
 def test_tools_that_compile_the_script_themselves(tmp_path: Path, tool: list[str], stdin: str | None) -> None:
