@@ -39,15 +39,23 @@ def compile(  # noqa: A001 - it replaces the builtin
     *,
     _feature_version: int = -1,
 ) -> "Any":
+    caller = sys._getframe(1).f_code
     if not dont_inherit:  # the caller's future imports, not this module's
-        flags |= sys._getframe(1).f_code.co_flags & _future_flags()
+        flags |= caller.co_flags & _future_flags()
         dont_inherit = True
     try:
         return _builtin_compile(
             source, filename, mode, flags, dont_inherit, optimize, _feature_version=_feature_version
         )
     except (SyntaxError, MemoryError) as exc:
-        if flags & _ONLY_AST or not isinstance(source, (str, bytes, bytearray, memoryview)):
+        if (
+            flags & _ONLY_AST
+            or not isinstance(source, (str, bytes, bytearray, memoryview))
+            # importlib's stock loaders (py_compile, compileall, and imports the
+            # hook does not serve) would write desugared code into a standard
+            # pyc that stock Python then runs: the import hook caches its own
+            or caller.co_filename.startswith("<frozen importlib")
+        ):
             raise
         error = exc
     from tagstr_runtime._compile import compile_source
@@ -84,3 +92,12 @@ def install(children: bool = True) -> None:
         import os
 
         os.environ[ENV_VAR] = "1"
+
+
+def uninstall() -> None:
+    """Undo ``install`` (for an in-process run of the runner's ``main``)."""
+    import os
+
+    if builtins.compile is compile:
+        builtins.compile = _builtin_compile
+    os.environ.pop(ENV_VAR, None)

@@ -29,6 +29,7 @@ __all__ = ["main"]
 USAGE = """\
 usage: python -m tagstr_runtime [-c cmd | -m mod | file | -] [arg] ...
        python -m tagstr_runtime --desugar file
+       python -m tagstr_runtime --compile path ...
 Run Python code that uses tag strings (PEP 750 draft) as `python` would run it.
 
 file           run the script (a directory or zip file: its __main__.py)
@@ -36,6 +37,8 @@ file           run the script (a directory or zip file: its __main__.py)
 -m mod         run a library module as a script
 -              read the program from standard input
 --desugar file print the file's desugared plain-Python text (- reads stdin)
+--compile path ...  write the import hook's cache of every module with tag
+               strings in these files and folders (what compileall cannot)
 -h, --help     show this help and exit
 -V, --version  show the tagstr_runtime and Python versions and exit
 With no arguments: an interactive console (a script on stdin if not a terminal).
@@ -47,7 +50,7 @@ _TRY_HELP = "Try `python -m tagstr_runtime -h' for more information."
 class _Command(NamedTuple):
     """What the command line asks for; ``target`` is the file, code or module."""
 
-    kind: str  # script | code | module | stdin | console | desugar | help | version
+    kind: str  # script | code | module | stdin | console | desugar | compile | help | version
     target: str
     args: list[str]
 
@@ -76,6 +79,10 @@ def _parse(argv: Sequence[str]) -> _Command:
             if rest:
                 raise _UsageError(f"--desugar takes one file, got extra arguments: {' '.join(rest)}")
             return _Command("desugar", target, [])
+        if arg == "--compile":
+            if not rest:
+                raise _UsageError("Argument expected for the --compile option")
+            return _Command("compile", rest[0], rest[1:])
         if arg[:2] in {"-c", "-m"}:
             value = arg[2:]
             if not value:
@@ -119,6 +126,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if command.kind == "desugar":
         return _print_desugared(command.target)
+    if command.kind == "compile":
+        from tagstr_runtime._precompile import compile_tree
+
+        return compile_tree([command.target, *command.args])
 
     from tagstr_runtime import _compile_hook
     from tagstr_runtime._importhook import install
@@ -141,6 +152,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise
     except BaseException as exc:  # noqa: B036 - printed like python's top level does
         return _uncaught(exc, as_process)
+    finally:
+        if not as_process:  # called as a function: leave the caller's process as it was
+            _compile_hook.uninstall()
 
 
 # -- the kinds of main program ---------------------------------------------------

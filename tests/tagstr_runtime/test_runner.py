@@ -501,3 +501,59 @@ def test_the_replaced_compile_behaves_as_the_builtin(tmp_path: Path) -> None:
     ours = run("futures.py", cwd=tmp_path)
     stock = run("futures.py", cwd=tmp_path, runner=False)
     assert ours.stdout == stock.stdout and "{'x': 'undefined_name'}" in ours.stdout, ours.stderr
+
+
+# -- --compile: pre-built caches ------------------------------------------------------
+
+
+@pytest.mark.subprocess
+def test_compile_prebuilds_the_cache_imports_then_use(tmp_path: Path) -> None:
+    pkg = tmp_path / "pkg"
+    write(pkg / "__init__.py", "PLAIN = 1\n")
+    write(pkg / "tagmod.py", TAG + "VALUE = tag'x{1 + 1}'\n")
+    stock = subprocess.run([sys.executable, "-m", "compileall", "-q", str(pkg)], capture_output=True, text=True)
+    assert stock.returncode == 1  # why the command exists
+    result = run("--compile", "pkg", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count(" -> ") == 1 and "tagmod.py" in result.stdout
+    before = sorted(p.name for p in (pkg / "__pycache__").iterdir())
+    assert len(before) == 1 + 1 and any(".tagstr-" in name for name in before)  # ours + compileall's __init__
+    imported = run(
+        "-c", "import sys, tagstr_runtime; tagstr_runtime.install(); import pkg.tagmod; "
+        "print(pkg.tagmod.VALUE, 'tagstr_runtime._desugaring' in sys.modules)",
+        cwd=tmp_path, runner=False,
+    )
+    assert imported.stdout == "x2 False\n", imported.stderr  # loaded from the cache: nothing desugared
+    assert sorted(p.name for p in (pkg / "__pycache__").iterdir()) == before  # and nothing written
+
+
+@pytest.mark.subprocess
+def test_compile_reports_each_broken_file(tmp_path: Path) -> None:
+    write(tmp_path / "bad_tag.py", "a = 1\nb = tag'{}'\n")
+    write(tmp_path / "bad_plain.py", "x = (\n")
+    write(tmp_path / "good.py", TAG + "V = tag'ok'\n")
+    result = run("--compile", ".", cwd=tmp_path)
+    assert result.returncode == 1
+    errors = sorted(result.stderr.splitlines())
+    assert errors[0].startswith("./bad_plain.py:1:5: SyntaxError: '(' was never closed")
+    assert errors[1] == "./bad_tag.py:2:10: TagSyntaxError: tag string: valid expression required before '}'"
+    assert "good.py -> " in result.stdout
+
+
+@pytest.mark.subprocess
+def test_the_replaced_compile_never_fills_a_standard_pyc(tmp_path: Path) -> None:
+    """compileall under the runner (so with the replaced compile): a tag-string module
+    still fails there, as stock; stock Python must never find desugared code in a pyc."""
+    write(tmp_path / "pkg" / "tagmod.py", TAG + "VALUE = tag'x'\n")
+    result = run("-m", "compileall", "-q", "pkg", cwd=tmp_path)
+    assert result.returncode == 1
+    assert not list((tmp_path / "pkg").rglob("tagmod*.pyc"))
+
+
+def test_main_in_process_leaves_compile_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import builtins
+
+    before = builtins.compile
+    monkeypatch.delenv("TAGSTR_COMPILE", raising=False)
+    assert main(["-c", "pass"]) == 0
+    assert builtins.compile is before and "TAGSTR_COMPILE" not in os.environ
