@@ -557,3 +557,17 @@ def test_main_in_process_leaves_compile_alone(tmp_path: Path, monkeypatch: pytes
     monkeypatch.delenv("TAGSTR_COMPILE", raising=False)
     assert main(["-c", "pass"]) == 0
     assert builtins.compile is before and "TAGSTR_COMPILE" not in os.environ
+
+
+@pytest.mark.subprocess
+def test_a_zipapp_with_tag_strings_runs(tmp_path: Path) -> None:
+    """``python -m tagstr_runtime app.pyz``, as the usage text promises: its
+    ``__main__`` and the modules it imports come through zipimport."""
+    import zipapp
+
+    write(tmp_path / "app" / "__main__.py", TAG + "print(tag'zipped {1}')\nimport helper\nprint(helper.V)\n")
+    write(tmp_path / "app" / "helper.py", TAG + "V = tag'helper {2}'\n")
+    zipapp.create_archive(tmp_path / "app", tmp_path / "app.pyz")
+    result = run("app.pyz", cwd=tmp_path)
+    assert result.stdout == "zipped 1\nhelper 2\n", result.stderr
+    assert "SyntaxError" in run("app.pyz", cwd=tmp_path, runner=False).stderr
