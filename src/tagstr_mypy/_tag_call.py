@@ -78,9 +78,27 @@ def tag_call_callback(ctx: FunctionContext) -> Type:
     if isinstance(tag_type, AnyType):
         return AnyType(TypeOfAny.from_another_any, source_any=tag_type)
     name = tag_expr.name if isinstance(tag_expr, NameExpr) else "?"
+    report_untyped_call(api, tag_expr, tag_type, ctx.context)
     args = ctx.args[1] if len(ctx.args) > 1 else []
     arg_types = ctx.arg_types[1] if len(ctx.arg_types) > 1 else []
     return TagCall(api, ctx.context, tag_expr, tag_type, name, args, arg_types).check()
+
+
+def report_untyped_call(api: TypeChecker, tag_expr: Expression, tag_type: ProperType, context: Context) -> None:
+    """``--disallow-untyped-calls`` judges a tag string as it judges the call it
+    stands for (mypy's own check, which only sees the call of ``tag_call``)."""
+    options = api.options
+    if not (
+        options.disallow_untyped_calls
+        and api.in_checked_function()
+        and isinstance(tag_type, CallableType)
+        and tag_type.implicit
+    ):
+        return
+    fullname = tag_expr.fullname if isinstance(tag_expr, RefExpr) else None
+    excluded = getattr(options, "untyped_calls_exclude", [])
+    if not fullname or not any(fullname == p or fullname.startswith(f"{p}.") for p in excluded):
+        api.msg.untyped_function_call(tag_type, context)
 
 
 class TagCall:

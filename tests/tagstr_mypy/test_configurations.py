@@ -99,3 +99,28 @@ def test_an_aborted_build_leaves_no_tree_for_the_next(folder: Path) -> None:
     assert second.strip().splitlines() == [
         'a.py:3: note: Revealed type is "str"', "Success: no issues found in 2 source files"
     ]
+
+
+UNTYPED = textwrap.dedent('''\
+    def untyped(*args):
+        return ""
+
+
+    def typed() -> None:
+        a = untyped"x {1}"
+        b = untyped("x", 1)
+
+
+    def not_checked():
+        c = untyped"x {1}"
+''')
+
+
+@PARSERS
+@pytest.mark.parametrize("extra", [[], ["--untyped-calls-exclude", "app"]], ids=["judged", "excluded"])
+def test_flags_that_judge_the_call_judge_the_tag_string(folder: Path, parser: str, extra: list[str]) -> None:
+    """``--disallow-untyped-calls``: the tag string (line 6) gets what its call form (line 7) gets."""
+    found = check(folder, UNTYPED, parser, "--disallow-untyped-calls", *extra)
+    by_line = {d.line: (d.column, d.message) for d in found}
+    assert set(by_line) <= {6, 7} and by_line.get(6) == by_line.get(7)
+    assert (7 in by_line) == (not extra)
