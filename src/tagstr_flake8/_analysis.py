@@ -27,7 +27,7 @@ from __future__ import annotations
 import ast
 import tokenize
 from functools import cached_property
-from typing import Iterator, NamedTuple
+from typing import Callable, Iterator, NamedTuple
 
 from tagstr_runtime.frontend import (
     Desugaring,
@@ -260,22 +260,64 @@ class TagFile:
         return isinstance(node, ast.Lambda) and id(node) in self._generated_lambdas
 
     @cached_property
-    def lambda_reads(self) -> frozenset[tuple[int, int]]:
-        """(line, byte column) of every name an interpolation's lambda reads."""
-        return frozenset(
-            (node.lineno, node.col_offset)
-            for func in self._lambdas
-            for node in walk_interpolation(self, func)
-            if isinstance(node, ast.Name)
-        )
+    def closure_only_reads(self) -> frozenset[tuple[int, int]]:
+        """(line, byte column) of the names whose late binding only our closures make.
+
+        An interpolation's lambda makes every name it reads late-bound, and
+        bugbear's B023 says so at the user's name.  The f-string twin of the
+        file has that hazard only where a function the *user* wrote lies
+        between the name and the loop that binds it (``lambda: lazy"{x}"``,
+        a ``def`` in the loop, a lambda inside the field): there B023 is the
+        user's and stays.  Elsewhere it is about our closure: TAG006 reports
+        it in tag-string terms.
+        """
+        found = set()
+        for site in self._sites:
+            for interp in site.interpolations():
+                for name in _names_outside_user_functions(self, interp.func):
+                    if not _user_function_before_loop(self, site, name.id):
+                        found.add((name.lineno, name.col_offset))
+        return frozenset(found)
 
 
-def walk_interpolation(tagfile: TagFile, func: ast.Lambda) -> Iterator[ast.AST]:
-    """The nodes of an interpolation's expression, not entering nested tag strings' lambdas."""
+_USER_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _binds(target: ast.AST, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(target))
+
+
+def _user_function_before_loop(tagfile: TagFile, site: TagSite, name: str) -> bool:
+    """Walking out of the tag string, a user's function comes before the loop binding ``name``."""
+    for node in reversed(site.chain):
+        if isinstance(node, _USER_FUNCTIONS) and not tagfile.is_generated(node):
+            return True
+        if isinstance(node, (ast.For, ast.AsyncFor)) and _binds(node.target, name):
+            return False
+        if isinstance(node, _COMPREHENSIONS) and any(_binds(g.target, name) for g in node.generators):
+            return False
+    return False
+
+
+def _names_outside_user_functions(tagfile: TagFile, func: ast.Lambda) -> Iterator[ast.Name]:
+    """The names of an interpolation's expression that no lambda of the user's encloses."""
+    for node in walk_interpolation(tagfile, func, into=lambda n: not isinstance(n, ast.Lambda)):
+        if isinstance(node, ast.Name):
+            yield node
+
+
+def walk_interpolation(
+    tagfile: TagFile, func: ast.Lambda, into: Callable[[ast.AST], bool] = lambda node: True
+) -> Iterator[ast.AST]:
+    """The nodes of an interpolation's expression, not entering nested tag strings' lambdas
+    (nor the nodes for which ``into`` is false)."""
     todo: list[ast.AST] = [func.body]
     while todo:
         node = todo.pop()
         yield node
+        if not into(node):
+            continue
         for child in ast.iter_child_nodes(node):
             if not tagfile.is_generated(child):
                 todo.append(child)

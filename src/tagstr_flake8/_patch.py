@@ -152,7 +152,7 @@ def _make_run_ast_checks(original: Callable[[Any], Any]) -> Callable[[Any], Any]
                 kept.append(result)
             elif where in generated:
                 continue
-            elif code in CLOSURE_CODES and where in tagfile.lambda_reads:
+            elif code in CLOSURE_CODES and where in tagfile.closure_only_reads:
                 continue
             else:
                 kept.append(result)
