@@ -44,6 +44,9 @@ _LAZY = {
     "desugar_ast": "_compile",
     "install": "_importhook",
     "uninstall": "_importhook",
+    # the IPython extension protocol: ``%load_ext tagstr_runtime`` looks them up here
+    "load_ipython_extension": "_ipython",
+    "unload_ipython_extension": "_ipython",
 }
 
 if TYPE_CHECKING:
@@ -53,6 +56,10 @@ if TYPE_CHECKING:
     from tagstr_runtime._errors import TagSyntaxError
     from tagstr_runtime._format import convert, format_value
     from tagstr_runtime._importhook import install, uninstall
+    from tagstr_runtime._ipython import (  # noqa: F401 - for IPython, not for "import *"
+        load_ipython_extension,
+        unload_ipython_extension,
+    )
     from tagstr_runtime._types import (
         Decoded,
         DecodedConcrete,

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from types import CodeType
 
-__all__ = ["pytest_configure", "pytest_load_initial_conftests"]
+__all__ = ["pytest_configure", "pytest_load_initial_conftests", "pytest_runtest_setup"]
 
 _TOOL = "tagstr_runtime (pytest plugin)"
 _FEATURE = "tag strings in test modules and conftest.py under assertion rewriting (--assert=plain keeps them)"
@@ -73,6 +73,29 @@ def _activate() -> None:
     )
     if cache:
         wrap_once(_rewrite, "_rewrite_test", _make_rewrite_test, tool=_TOOL, feature=_FEATURE)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if type(item).__name__ == "DoctestItem":
+        _doctest_compiles_tag_strings()
+
+
+def _doctest_compiles_tag_strings() -> None:
+    """Give doctest's runner a ``compile`` that also accepts tag strings.
+
+    ``DocTestRunner`` compiles each example with the name ``compile``, looked
+    up in the ``doctest`` module's globals before the builtins: binding it
+    there reaches doctest alone, where replacing ``builtins.compile`` (as the
+    runner does) would reach every caller in the test session.  The
+    replacement calls the builtin first and gets its result unchanged (an
+    example without tag strings compiles, or fails, exactly as without us).
+    """
+    import doctest
+
+    from tagstr_runtime import _compile_hook
+
+    if doctest.__dict__.get("compile") is not _compile_hook.compile:
+        doctest.compile = _compile_hook.compile  # type: ignore[attr-defined]
 
 
 def _make_rewrite_test(original: Callable[[Path, Any], tuple[object, CodeType]]) -> Any:

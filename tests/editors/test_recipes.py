@@ -59,7 +59,7 @@ def run(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.
 
 def test_every_recipe_is_tested() -> None:
     assert set(recipes()) == {"pyproject.toml", "mypy.ini", "setup.cfg", "tox.ini", ".flake8",
-                              ".pre-commit-config.yaml"}
+                              ".pre-commit-config.yaml", "pytest.ini", "ipython_config.py"}
 
 
 @pytest.mark.parametrize("name", ["pyproject.toml", "mypy.ini", "setup.cfg"])
@@ -116,3 +116,42 @@ def test_pre_commit_recipe(tmp_path: Path) -> None:
     assert failing.returncode == 1, failing.stdout + failing.stderr
     assert "bad.py:10:17: F821 undefined name 'undefined_name'" in failing.stdout, failing.stdout
     assert "[tagstr-interpolation]" in failing.stdout, failing.stdout
+
+
+DOCTESTED = '''\
+"""
+>>> html"<b>{'&'}</b>"
+'<b>&amp;</b>'
+"""
+
+
+def html(*args):
+    return "".join(a if isinstance(a, str) else str(a[0]()).replace("&", "&amp;") for a in args)
+'''
+
+
+def test_doctest_recipe(tmp_path: Path) -> None:
+    work = project(tmp_path, "pytest.ini")
+    (work / "tags.py").write_text(DOCTESTED, encoding="utf-8")
+    (work / "usage.txt").write_text(">>> from tags import html\n>>> html\"{1}\"\n'2'\n", encoding="utf-8")
+    proc = run(sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tags.py", "usage.txt", cwd=work)
+    # tags.py passes; usage.txt fails where its expected output is wrong (line 3)
+    assert "1 failed, 1 passed" in proc.stdout, proc.stdout + proc.stderr
+    assert "usage.txt:2: DocTestFailure" in proc.stdout, proc.stdout
+
+
+def test_ipython_recipe(tmp_path: Path) -> None:
+    pytest.importorskip("IPython")
+    work = project(tmp_path, "ipython_config.py")
+    profile = tmp_path / "ipythondir" / "profile_default"
+    profile.mkdir(parents=True)
+    shutil.move(work / "ipython_config.py", profile / "ipython_config.py")
+    session = "from bad import ints\nints\"{1}\"\nints\"{1\"\n"
+    proc = subprocess.run(
+        [sys.executable, "-m", "IPython", "--simple-prompt", "--colors=nocolor",
+         "--HistoryManager.enabled=False"],
+        input=session, cwd=work, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "IPYTHONDIR": str(tmp_path / "ipythondir"), "TERM": "dumb"},
+    )
+    assert "Out[2]: ''" in proc.stdout, proc.stdout + proc.stderr
+    assert "TagSyntaxError: tag string: expecting '}'" in proc.stdout, proc.stdout
