@@ -21,10 +21,11 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 
-__all__ = ["compile_tree"]
+__all__ = ["compile_tree", "python_files"]
 
 
-def _sources(paths: Sequence[str]) -> Iterator[str]:
+def python_files(paths: Sequence[str]) -> Iterator[str]:
+    """The ``.py`` files named or under the folders named, in a stable order (no ``__pycache__``)."""
     for path in paths:
         if os.path.isdir(path):
             for folder, dirs, files in os.walk(path):
@@ -42,7 +43,7 @@ def compile_tree(paths: Sequence[str], *, quiet: bool = False) -> int:
     from tagstr_runtime._importhook import tag_cache_path
 
     status = 0
-    for path in _sources(paths):
+    for path in python_files(paths):
         try:
             with open(path, "rb") as file:
                 source = file.read()

@@ -35,6 +35,7 @@ from tagstr_runtime._parser import (
 )
 from tagstr_runtime._patching import PatchWarning, strict, wrap_once
 from tagstr_runtime._placeholder import mask_text, placeholder_text
+from tagstr_runtime._precompile import python_files
 from tagstr_runtime._source import Pos, SourceText, decode_source
 from tagstr_runtime._types import Interpolation
 
@@ -75,6 +76,7 @@ __all__ = [
     "parse",
     "placeholder_text",
     "prologue_index",
+    "python_files",
     "strict",
     "wrap_once",
 ]
