@@ -15,6 +15,7 @@ A source without tag strings takes CPython's path untouched (SPEC 1.8).
 
 from __future__ import annotations
 
+import __future__
 import ast
 import builtins
 import gc
@@ -125,9 +126,10 @@ class Desugaring:
             return
         chained: set[int] = set()
         self.placeholder = placeholder = placeholder_text(text, result.tag_strings, chained)
-        generator = Generator(src, filename, chained, self.emitter)
         try:
             tree = _parse(placeholder, filename, mode, flags, feature_version, src, result.tag_strings)
+            generator = Generator(src, filename, chained, self.emitter,
+                                  future_annotations=_future_annotations(tree, flags))
             tree = generator.replace_in(tree, result.tag_strings)
         except RecursionError:
             first = result.tag_strings[0]
@@ -157,6 +159,21 @@ class Desugaring:
                     span = warning.span
                     raise error_at(src, filename, warning.message, span.start, span.end,
                                    kind=ErrorKind.ESCAPE) from None
+
+
+def _future_annotations(tree: ast.AST, flags: int) -> bool:
+    """PEP 563 is on: inherited through ``flags`` or imported by the source."""
+    if flags & __future__.annotations.compiler_flag:
+        return True
+    if not isinstance(tree, (ast.Module, ast.Interactive)):
+        return False  # eval mode: an expression has no annotations
+    for stmt in tree.body:
+        if isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__":
+            if any(alias.name == "annotations" for alias in stmt.names):
+                return True
+        elif not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)):
+            break  # future imports come first (after a docstring)
+    return False
 
 
 def _salt(text: str) -> str:

@@ -151,6 +151,13 @@ class TagCall(NamedTuple):
 class Emitter:
     """How each piece of a tag string is written.  Subclasses override all four."""
 
+    #: Under ``from __future__ import annotations`` (PEP 563) CPython never
+    #: evaluates an annotation: it stores its text.  An emitter for running code
+    #: sets this, and a tag string in an annotation is then left as its own source
+    #: text, which the compiler stores verbatim (see ``Generator.as_text``); one
+    #: for checking keeps the call, whose parts it wants to see.
+    annotations_as_text: bool = False
+
     def decoded(self, cooked: str, raw: str, at: Position) -> ast.expr:
         """A literal part: ``cooked`` is its ``str`` value, ``raw`` its ``.raw``."""
         raise NotImplementedError
@@ -197,6 +204,8 @@ class RuntimeEmitter(Emitter):
     position, so a traceback from ``getvalue()`` still shows the tag string's
     line; it still reads each global when called (late binding).
     """
+
+    annotations_as_text = True
 
     def __init__(self, by_name: bool = True, hoist: bool = True, salt: str = "") -> None:
         """``salt``: part of every generated global's name, so that two sources run in

@@ -32,8 +32,15 @@ __all__ = ["Generator"]
 _CONVERSIONS = {None: -1, "s": ord("s"), "r": ord("r"), "a": ord("a")}
 
 
+#: The fields that hold an annotation (``AnnAssign``, ``arg``, a def's return).
+_ANNOTATIONS = frozenset(["annotation", "returns"])
+
+
 class Generator:
-    def __init__(self, source: SourceText, filename: str, chained: set[int], emitter: Emitter) -> None:
+    def __init__(
+        self, source: SourceText, filename: str, chained: set[int], emitter: Emitter,
+        *, future_annotations: bool = False,
+    ) -> None:
         self.source = source
         self.filename = filename
         self.chained = chained
@@ -42,6 +49,9 @@ class Generator:
         self._positions: dict[Span, Position] = {}
         self._path: list[ast.AST] = []
         self._enclosing: Field | None = None
+        #: annotations are stored as text (PEP 563) and the emitter wants them so
+        self._text_annotations = future_annotations and emitter.annotations_as_text
+        self._in_annotation = False
 
     def position(self, span: Span) -> Position:
         found = self._positions.get(span)
@@ -59,7 +69,7 @@ class Generator:
         keys = [self.position(tag.span)[:2] for tag in tags]
         if isinstance(node, ast.Call) and (node.lineno, node.col_offset) == keys[0]:
             if self.is_placeholder(node, tags[0]) and len(tags) == 1:
-                return self.generate(node, tags[0])
+                return self.replacement(node, tags[0])
         self._path.append(node)
         self._walk(node, tags, keys, 0, len(tags))
         self._path.pop()
@@ -77,7 +87,14 @@ class Generator:
                         if new is not None:
                             value[index] = new
             elif isinstance(value, ast.AST):
-                new = self._visit_child(value, tags, keys, lo, hi)
+                if self._text_annotations and field in _ANNOTATIONS and not self._in_annotation:
+                    self._in_annotation = True
+                    try:
+                        new = self._visit_child(value, tags, keys, lo, hi)
+                    finally:
+                        self._in_annotation = False
+                else:
+                    new = self._visit_child(value, tags, keys, lo, hi)
                 if new is not None:
                     setattr(node, field, new)
 
@@ -103,7 +120,7 @@ class Generator:
             and isinstance(child, ast.Call)
             and self.is_placeholder(child, tags[first])
         ):
-            return self.generate(child, tags[first])
+            return self.replacement(child, tags[first])
         self._descend(child, tags, keys, first, last)
         return None
 
@@ -124,6 +141,23 @@ class Generator:
         )
 
     # generation --------------------------------------------------------------
+
+    def replacement(self, node: ast.Call, tag: TagString) -> ast.expr:
+        return self.as_text(tag) if self._in_annotation else self.generate(node, tag)
+
+    def as_text(self, tag: TagString) -> ast.expr:
+        """A tag string in an annotation that is only ever stored as text (PEP 563).
+
+        The compiler stores such an annotation as the unparsed tree, and
+        unparses a ``Name`` as its identifier, verbatim: a ``Name`` whose
+        "identifier" is the tag string's source text gives
+        ``__annotations__`` the text the user wrote, where the desugared call
+        would give generated code.  The name is never looked up (the
+        annotation is never evaluated), and nested tag strings go with it.
+        """
+        self.replaced += len(tag.walk())
+        text = self.source.text[tag.span.start : tag.span.end]
+        return located(ast.Name(text, ast.Load()), self.position(tag.span))
 
     def generate(self, node: ast.Call, tag: TagString) -> ast.expr:
         self.replaced += 1
