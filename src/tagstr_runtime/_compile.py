@@ -77,11 +77,16 @@ def desugar_ast(
         if standard_error is not None:
             raise standard_error from None
         raise
-    return Desugaring(
+    work = Desugaring(
         text, filename, mode, flags=flags, standard_error=standard_error,
         template_strings=template_strings, feature_version=feature_version,
         emit_warnings=emit_warnings, original=source,
-    ).tree
+    )
+    if work.tag_strings:  # code with tag strings will run: let inspect read its classes
+        from tagstr_runtime._inspect_source import ensure
+
+        ensure()
+    return work.tree
 
 
 def compile_desugared(

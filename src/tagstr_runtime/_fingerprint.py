@@ -32,6 +32,7 @@ DESUGARER_FILES = (
     "_errors.py",
     "_escapes.py",
     "_generator.py",
+    "_inspect_source.py",
     "_model.py",
     "_parser.py",
     "_placeholder.py",
