@@ -298,6 +298,7 @@ def install() -> None:
     """
     hook = _path_hook()
     _use_our_loader_for_file_locations(True)
+    _zip_sources_with_tag_strings(True)
     if hook in sys.path_hooks:
         return
     position = len(sys.path_hooks)
@@ -336,6 +337,43 @@ def _use_our_loader_for_file_locations(on: bool) -> None:
         _bootstrap_external._get_supported_file_loaders = original  # type: ignore[attr-defined]
 
 
+def _zip_sources_with_tag_strings(on: bool) -> None:
+    """Modules imported from a zip archive on ``sys.path`` (``zipimport``).
+
+    ``zipimport`` compiles a ``.py`` member with the builtin ``compile``,
+    in its module-level ``_compile_source(pathname, source)`` (3.11-3.14);
+    while the hook is installed that function falls back to the desugarer
+    when the builtin rejects the source, and otherwise returns its answer
+    unchanged.  ``zipimport`` writes no bytecode, so there is no cache to
+    keep apart.  A ``zipimport`` without that function keeps its stock
+    behaviour.
+    """
+    zipimport = sys.modules.get("zipimport")
+    current = getattr(zipimport, "_compile_source", None)
+    if current is None:
+        return
+    original = getattr(current, "_tagstr_original", None)
+    if on and original is None:
+
+        def _compile_source(pathname: str, source: bytes) -> "CodeType":
+            try:
+                return current(pathname, source)  # type: ignore[no-any-return]
+            except (SyntaxError, MemoryError) as exc:
+                error = exc
+            from tagstr_runtime._compile import compile_source
+
+            source = source.replace(b"\r\n", b"\n").replace(b"\r", b"\n")  # as zipimport does
+            try:
+                return compile_source(source, pathname, "exec", 0, True, -1, error)
+            except SyntaxError as exc:
+                raise exc.with_traceback(None) from None
+
+        _compile_source._tagstr_original = current  # type: ignore[attr-defined]
+        zipimport._compile_source = _compile_source  # type: ignore[union-attr]
+    elif not on and original is not None:
+        zipimport._compile_source = original  # type: ignore[union-attr]
+
+
 def _converted(stock: object, ours: "PathEntryFinder") -> "PathEntryFinder":
     """``ours``, reusing the directory listing ``stock`` already made.
 
@@ -353,6 +391,7 @@ def _converted(stock: object, ours: "PathEntryFinder") -> "PathEntryFinder":
 def uninstall() -> None:
     """Undo ``install`` (modules already imported stay as they are)."""
     _use_our_loader_for_file_locations(False)
+    _zip_sources_with_tag_strings(False)
     if _hook is None or _hook not in sys.path_hooks:
         return
     sys.path_hooks.remove(_hook)

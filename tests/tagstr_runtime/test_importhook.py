@@ -318,3 +318,64 @@ def test_spec_from_file_location_loads_tag_strings(tmp_path: Path) -> None:
         assert plain is not None and type(plain.loader).__name__ == "SourcelessFileLoader"
     finally:
         (tagstr_runtime.install if was_installed else tagstr_runtime.uninstall)()
+
+
+# -- zip archives on sys.path (zipimport) ---------------------------------------------
+
+
+@pytest.fixture
+def archive(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[dict[str, str]], None]]:
+    """Write a zip of modules and put it on ``sys.path``; forget the modules afterwards."""
+    import zipfile
+
+    before = set(sys.modules)
+
+    def write(members: dict[str, str]) -> None:
+        path = tmp_path / f"lib{len(list(tmp_path.iterdir()))}.zip"
+        with zipfile.ZipFile(path, "w") as zf:
+            for name, text in members.items():
+                zf.writestr(name, textwrap.dedent(text))
+        monkeypatch.syspath_prepend(str(path))
+        importlib.invalidate_caches()
+
+    yield write
+    for name in set(sys.modules) - before:
+        del sys.modules[name]
+
+
+def test_zipimport_tag_modules(hook: None, archive: Callable[[dict[str, str]], None]) -> None:
+    archive({"zipped_tags.py": TAG_MODULE, "zipped_pkg/__init__.py": "from zipped_tags import collect\n"
+             "V = collect\"{'pkg'}\"\n", "zipped_plain.py": "PLAIN = f'{1 + 1}'\n"})
+    assert importlib.import_module("zipped_tags").VALUE == ["<p>", ("x + 1", 42, "r", ">4"), "</p>"]
+    assert importlib.import_module("zipped_pkg").V == [("'pkg'", "pkg", None, None)]
+    assert importlib.import_module("zipped_plain").PLAIN == "2"
+
+
+def test_zipimport_errors(hook: None, archive: Callable[[dict[str, str]], None]) -> None:
+    archive({"zipped_bad_tag.py": "x = 1\ny = tag\"{x +}\"\n", "zipped_bad_plain.py": "y = f'{1 +}'\n"})
+    with pytest.raises(SyntaxError) as info:
+        importlib.import_module("zipped_bad_tag")
+    assert (type(info.value).__name__, info.value.lineno, info.value.msg) == (
+        "TagSyntaxError", 2, "tag string: invalid syntax"
+    )
+    with pytest.raises(SyntaxError) as stock:
+        importlib.import_module("zipped_bad_plain")
+    with pytest.raises(SyntaxError) as builtin:
+        compile("y = f'{1 +}'\n", "x.py", "exec")
+    assert type(stock.value) is SyntaxError
+    assert (stock.value.msg, stock.value.lineno, stock.value.offset) == (
+        builtin.value.msg, builtin.value.lineno, builtin.value.offset
+    )
+
+
+def test_zipimport_without_the_hook_is_stock(archive: Callable[[dict[str, str]], None]) -> None:
+    was_installed = _importhook._hook is not None and _importhook._hook in sys.path_hooks
+    tagstr_runtime.uninstall()
+    try:
+        archive({"zipped_unhooked.py": TAG_MODULE})
+        with pytest.raises(SyntaxError) as info:
+            importlib.import_module("zipped_unhooked")
+        assert type(info.value) is SyntaxError
+    finally:
+        if was_installed:
+            tagstr_runtime.install()
