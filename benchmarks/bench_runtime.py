@@ -8,7 +8,10 @@
     the builtin ``compile`` of the same module written with plain calls;
 (c) importing that module from the import hook's bytecode cache vs importing
     the plain module from its standard pyc;
-(d) ``python -c pass`` start-up with vs without ``tagstr_autoload.pth``.
+(d) ``python -c pass`` start-up with vs without ``tagstr_autoload.pth``;
+(e) a process importing 200 plain modules (from their pycs) with vs without
+    the ``.pth``: time, and file-system calls per module counted by
+    ``strace -c`` where it is installed.
 
 Prints a table, then one line ``BENCH_JSON {...}`` with every number.  The
 checkout's ``src/`` is benchmarked (it is put first on ``sys.path``), with
@@ -51,6 +54,8 @@ TARGETS = {
     "b_compile_ratio": ("<=", 2.0),
     "c_import_ratio": ("<=", 1.2),
     "d_added_ms": ("<=", 2.0),
+    "e_added_ms": ("<=", 2.0),
+    "e_added_syscalls_per_module": ("<=", 0.0),
 }
 
 
@@ -557,6 +562,87 @@ def bench_d(settings: Settings) -> dict[str, Any]:
     }
 
 
+# -- (e) plain imports with the hook installed ------------------------------------------------
+
+_PLAIN_MODULES = 200
+_IMPORTS_SCRIPT = textwrap.dedent('''
+    import site, sys, time
+    site.addsitedir({folder!r})
+    sys.path.insert(0, {modules!r})
+    t0 = time.perf_counter()
+    for i in range({count}):
+        __import__(f"plain_{{i}}")
+    print(time.perf_counter() - t0)
+''')
+
+
+def _syscalls(args: list[str], env: dict[str, str]) -> dict[str, int] | None:
+    """File-system calls of a process by ``strace -c`` (None without strace)."""
+    strace = shutil.which("strace")
+    if strace is None:
+        return None
+    with tempfile.NamedTemporaryFile(prefix="tagstr-strace-", suffix=".txt") as out:
+        done = subprocess.run([strace, "-f", "-c", "-e", "trace=%file,read,close", "-o", out.name, *args],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if done.returncode != 0:
+            return None
+        counts: dict[str, int] = {}
+        for line in Path(out.name).read_text().splitlines():
+            fields = line.split()
+            if len(fields) >= 5 and fields[3].isdigit() and fields[-1] not in ("total", "syscall"):
+                counts[fields[-1]] = int(fields[3])
+        return counts
+
+
+def bench_e(settings: Settings) -> dict[str, Any]:
+    if not _PTH.exists():
+        return {"skipped": f"{_PTH.relative_to(REPO)} does not exist"}
+    env = _clean_env()
+    with tempfile.TemporaryDirectory(prefix="tagstr-bench-") as tmp:
+        with_pth, without = _site_folders(Path(tmp))
+        modules = Path(tmp) / "modules"
+        modules.mkdir()
+        for i in range(_PLAIN_MODULES):
+            (modules / f"plain_{i}.py").write_text(f"VALUE = {i}\ndef f(x):\n    return x + VALUE\n")
+
+        def command(folder: Path, count: int) -> list[str]:
+            script = _IMPORTS_SCRIPT.format(folder=str(folder), modules=str(modules), count=count)
+            return [sys.executable, "-S", "-c", script]
+
+        variants = {"with tagstr_autoload.pth": with_pth, "without": without}
+        for folder in variants.values():  # writes the standard pycs: then every import reads one
+            _start(command(folder, _PLAIN_MODULES), env)
+        times: dict[str, list[float]] = {label: [] for label in variants}
+        for _ in range(settings.startup_runs):
+            for label, folder in variants.items():
+                times[label].append(float(_start(command(folder, _PLAIN_MODULES), env)[1]))
+        # per module: (200 imports - none) with the .pth, minus the same without it
+        calls = {
+            (label, count): _syscalls(command(folder, count), env)
+            for label, folder in variants.items() for count in (0, _PLAIN_MODULES)
+        }
+    median = {label: statistics.median(v) * 1e3 for label, v in times.items()}
+    result: dict[str, Any] = {
+        "modules": _PLAIN_MODULES,
+        "ms_median": {label: round(v, 3) for label, v in median.items()},
+        "e_added_ms": median["with tagstr_autoload.pth"] - median["without"],
+    }
+    if all(found is not None for found in calls.values()):
+        def added(label: str) -> dict[str, int]:
+            many, none = calls[label, _PLAIN_MODULES], calls[label, 0]
+            assert many is not None and none is not None
+            return {name: many.get(name, 0) - none.get(name, 0) for name in set(many) | set(none)}
+
+        ours, stock = added("with tagstr_autoload.pth"), added("without")
+        extra = {name: ours.get(name, 0) - stock.get(name, 0) for name in sorted(set(ours) | set(stock))}
+        result["syscalls_for_the_imports"] = {"with": sum(ours.values()), "without": sum(stock.values())}
+        result["extra_syscalls_by_name"] = {name: n for name, n in extra.items() if n}
+        result["e_added_syscalls_per_module"] = sum(extra.values()) / _PLAIN_MODULES
+    else:
+        result["syscalls"] = "strace not available"
+    return result
+
+
 # -- main ------------------------------------------------------------------------------------
 
 
@@ -618,10 +704,28 @@ def _rows(results: dict[str, Any]) -> Iterator[str]:
             yield _aside("with TAGSTR_AUTOLOAD=0", d["d_added_ms_autoload_off"], " ms")
 
 
+    e = results.get("e")
+    if e:
+        if "skipped" in e:
+            yield f"(e) plain imports with the .pth: skipped ({e['skipped']})"
+        else:
+            yield f"(e) importing {e['modules']} plain modules from their pycs, ms (median over fresh interpreters)"
+            for label, value in e["ms_median"].items():
+                yield f"      {label:<42} {value:>8.3f}"
+            yield _ratio("added by the hook", e, "e_added_ms", " ms")
+            if "e_added_syscalls_per_module" in e:
+                calls = e["syscalls_for_the_imports"]
+                yield (f"      file-system calls for the imports (strace -c): {calls['with']} with,"
+                       f" {calls['without']} without; extra: {e['extra_syscalls_by_name'] or 'none'}")
+                yield _ratio("extra calls per module", e, "e_added_syscalls_per_module", "")
+            else:
+                yield f"      {e['syscalls']}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats (a rough figure in seconds)")
-    parser.add_argument("--only", default="a,b,c,d", help="comma-separated subset of a,b,c,d")
+    parser.add_argument("--only", default="a,b,c,d,e", help="comma-separated subset of a,b,c,d,e")
     parser.add_argument("--profile", action="store_true", help="cProfile tagstr_runtime.compile in (b)")
     args = parser.parse_args(argv)
     settings = QUICK if args.quick else FULL
@@ -637,6 +741,7 @@ def main(argv: list[str] | None = None) -> int:
         ("b", lambda: bench_b(settings, modules, args.profile)),
         ("c", lambda: bench_c(settings, modules)),
         ("d", lambda: bench_d(settings)),
+        ("e", lambda: bench_e(settings)),
     ]
     for key, step in steps:
         if key in only:
