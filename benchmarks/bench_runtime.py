@@ -702,8 +702,6 @@ def _rows(results: dict[str, Any]) -> Iterator[str]:
             yield _ratio("added by the .pth (in-process)", d, "d_added_ms", " ms")
             yield _aside("wall clock, whole process", d["d_added_ms_wall"], " ms")
             yield _aside("with TAGSTR_AUTOLOAD=0", d["d_added_ms_autoload_off"], " ms")
-
-
     e = results.get("e")
     if e:
         if "skipped" in e:
