@@ -29,6 +29,7 @@ from tagstr_runtime._emit import Emitter, RuntimeEmitter
 from tagstr_runtime._errors import ErrorKind, TagSyntaxError, error_at
 from tagstr_runtime._generator import Generator
 from tagstr_runtime._model import TagString
+from tagstr_runtime._named_escapes import explain_named_escape
 from tagstr_runtime._parser import ParseResult, parse
 from tagstr_runtime._placeholder import placeholder_text
 from tagstr_runtime._source import SourceText
@@ -132,6 +133,11 @@ class Desugaring:
         except RecursionError:
             first = result.tag_strings[0]
             raise error_at(src, filename, E.TOO_DEEP, first.span.start, first.tag_span.end) from None
+        except TagSyntaxError as exc:
+            if not result.warnings:
+                raise
+            escapes = {w.span.end - 1: w.span.start for w in result.warnings}
+            raise explain_named_escape(exc, src, filename, result.tag_strings, escapes) from None
         if generator.replaced != sum(len(t.walk()) for t in result.tag_strings):
             _reject_patterns(tree, src, filename, result.tag_strings)
             # Python 3.11 computes f-string field positions by text search and can
