@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import gc
 import sys
 import warnings
@@ -32,6 +33,7 @@ from tagstr_runtime._model import TagString
 from tagstr_runtime._named_escapes import explain_named_escape
 from tagstr_runtime._parser import ParseResult, parse
 from tagstr_runtime._placeholder import placeholder_text
+from tagstr_runtime._repeated_warnings import shown_once
 from tagstr_runtime._source import SourceText
 
 __all__ = ["Desugaring", "collector_paused"]
@@ -127,8 +129,14 @@ class Desugaring:
         chained: set[int] = set()
         self.placeholder = placeholder = placeholder_text(text, result.tag_strings, chained)
         generator = Generator(src, filename, chained, self.emitter)
+        # the caller's parse (it had an error) showed CPython's warnings already
+        standard_parse = (
+            functools.partial(_builtin_compile, text, filename, mode, flags, dont_inherit=True)
+            if standard_error is not None else None
+        )
         try:
-            tree = _parse(placeholder, filename, mode, flags, feature_version, src, result.tag_strings)
+            with shown_once(standard_parse):
+                tree = _parse(placeholder, filename, mode, flags, feature_version, src, result.tag_strings)
             tree = generator.replace_in(tree, result.tag_strings)
         except RecursionError:
             first = result.tag_strings[0]
