@@ -24,6 +24,7 @@ from tagstr_runtime.frontend import strict
 
 from tagstr_flake8._analysis import TagFile
 from tagstr_flake8._context import FileContext
+from tagstr_flake8._doctests import install_doctests
 from tagstr_flake8._messages import MESSAGES, OFF_BY_DEFAULT, TagMessage
 from tagstr_flake8._patch import install, tagfile_of
 from tagstr_flake8._rules import RULES
@@ -75,12 +76,14 @@ class TagstrChecker:
     @classmethod
     def add_options(cls, option_manager: Any) -> None:
         install()
+        install_doctests()
         option_manager.extend_default_ignore(list(OFF_BY_DEFAULT))
 
     @classmethod
     def parse_options(cls, options: argparse.Namespace) -> None:
         """Run only the rules whose code the options select (cheaper, and no libcst for nothing)."""
         install()
+        install_doctests()
         try:
             from flake8.style_guide import Decision, DecisionEngine
 

@@ -16,9 +16,9 @@ from string import Formatter
 from typing import ClassVar, Final, Mapping
 
 __all__ = [
-    "AssignmentExpression", "BuiltinTag", "CODES", "ClassVariable", "KeywordString", "LoopCapture",
-    "MESSAGES", "NamedEscape", "OFF_BY_DEFAULT", "PrefixBinding", "TagMessage", "TemplatePrefix",
-    "UnderLock", "WithTarget",
+    "ArgumentlessSuper", "AssignmentExpression", "BACKSLASH_N_FIX", "BuiltinTag", "CODES", "ClassVariable",
+    "KeywordString", "LoopCapture", "MESSAGES", "NAMED_ESCAPE_FIX", "NamedEscape", "OFF_BY_DEFAULT",
+    "PYTHON_TWO", "PrefixBinding", "PythonTwo", "TagMessage", "TemplatePrefix", "UnderLock", "WithTarget",
 ]
 
 
@@ -66,16 +66,15 @@ class TemplatePrefix(TagMessage):
 class NamedEscape(TagMessage):
     code = "TAG002"
     template = (
-        "'\\N{{' in a tag string starts an interpolation of {name!r}, not a named character; "
-        "write '\\N{{{{{name}}}}}' for the character"
+        "'\\N{{' in a tag string starts an interpolation of {name!r}, not a named character; {fix}"
     )
 
 
 class PrefixBinding(TagMessage):
     code = "TAG003"
     template = (
-        "{name!r} is written as a tag function but is named like a string prefix: "
-        "{name}\"...\" is a string literal, so it can never be used as a tag"
+        "{name!r} is a tag but is named like a string prefix: {name}\"...\" is a string literal, "
+        "never a call of the tag; rename it"
     )
 
 
@@ -83,7 +82,7 @@ class BuiltinTag(TagMessage):
     code = "TAG004"
     template = (
         "builtin {tag!r} is not a tag function: {tag}\"...\" calls it with Decoded and "
-        "Interpolation arguments"
+        "Interpolation arguments; call it on an f-string: {tag}(f\"...\")"
     )
 
 
@@ -91,7 +90,8 @@ class ClassVariable(TagMessage):
     code = "TAG005"
     template = (
         "interpolation reads class variable {name!r}: the lazy closure cannot see the class "
-        "body (it reads a global of that name or raises NameError)"
+        "body (it reads a global of that name or raises NameError); use a module constant, "
+        "or self.{name} in a method"
     )
 
 
@@ -99,7 +99,7 @@ class LoopCapture(TagMessage):
     code = "TAG006"
     template = (
         "interpolation captures loop variable {name!r}: a tag that reads it later sees the "
-        "value of a later iteration"
+        "value of a later iteration; build the tag string in a function taking {name}"
     )
 
 
@@ -107,7 +107,7 @@ class AssignmentExpression(TagMessage):
     code = "TAG007"
     template = (
         "assignment expression in an interpolation binds {name!r} inside the lazy closure, "
-        "not in the enclosing scope"
+        "not in the enclosing scope; assign it before the tag string"
     )
 
 
@@ -123,7 +123,7 @@ class WithTarget(TagMessage):
     code = "TAG009"
     template = (
         "interpolation reads {name!r}, bound by the enclosing 'with': a tag that reads it "
-        "later may find it closed"
+        "later may find it closed; read it in the block and interpolate the result"
     )
 
 
@@ -131,8 +131,37 @@ class UnderLock(TagMessage):
     code = "TAG010"
     template = (
         "interpolation {expr!r} inside 'with {lock}': a tag that reads it later does so after "
-        "the lock is released"
+        "the lock is released; copy it under the lock and interpolate the copy"
     )
+
+
+class ArgumentlessSuper(TagMessage):
+    code = "TAG011"
+    template = (
+        "interpolation {expr!r} calls super() without arguments: the lazy closure has no "
+        "arguments, so reading it raises RuntimeError; write super({owner}, self) or bind it "
+        "before the tag string"
+    )
+
+
+class PythonTwo(TagMessage):
+    code = "TAG012"
+    template = "Python 2 syntax: {tag!r} before a string {what}; {fix}"
+
+
+#: The Python 2 forms TAG012 knows: tag name (lower case) -> what it was, what to write.
+PYTHON_TWO: Final[Mapping[str, tuple[str, str]]] = {
+    "print": ("is the print statement of Python 2, here a tag string calling print()",
+              "write print(\"...\")"),
+    "exec": ("is the exec statement of Python 2, here a tag string calling exec()",
+             "write exec(\"...\")"),
+    "ur": ("is the raw unicode prefix of Python 2, here a tag named 'ur' (a NameError)",
+           "write r\"...\": every string is unicode"),
+}
+
+#: TAG002's fix: with the name of a real character, or (any other name) for a backslash and N.
+NAMED_ESCAPE_FIX: Final = "write '\\N{{{{{name}}}}}' for the character"
+BACKSLASH_N_FIX: Final = "write '\\\\N' for a backslash and N before it"
 
 
 #: The code table: code -> message class, in code order.
@@ -141,6 +170,7 @@ CODES: Final[Mapping[str, type[TagMessage]]] = {
     for cls in (
         TemplatePrefix, NamedEscape, PrefixBinding, BuiltinTag, ClassVariable,
         LoopCapture, AssignmentExpression, KeywordString, WithTarget, UnderLock,
+        ArgumentlessSuper, PythonTwo,
     )
 }
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import __future__
 import ast
 import builtins
+import functools
 import gc
 import sys
 import warnings
@@ -30,8 +31,10 @@ from tagstr_runtime._emit import Emitter, RuntimeEmitter
 from tagstr_runtime._errors import ErrorKind, TagSyntaxError, error_at
 from tagstr_runtime._generator import Generator
 from tagstr_runtime._model import TagString
+from tagstr_runtime._named_escapes import explain_named_escape
 from tagstr_runtime._parser import ParseResult, parse
 from tagstr_runtime._placeholder import placeholder_text
+from tagstr_runtime._repeated_warnings import shown_once
 from tagstr_runtime._source import SourceText
 
 __all__ = ["Desugaring", "collector_paused"]
@@ -126,14 +129,25 @@ class Desugaring:
             return
         chained: set[int] = set()
         self.placeholder = placeholder = placeholder_text(text, result.tag_strings, chained)
+        # the caller's parse (it had an error) showed CPython's warnings already
+        standard_parse = (
+            functools.partial(_builtin_compile, text, filename, mode, flags, dont_inherit=True)
+            if standard_error is not None else None
+        )
         try:
-            tree = _parse(placeholder, filename, mode, flags, feature_version, src, result.tag_strings)
+            with shown_once(standard_parse):
+                tree = _parse(placeholder, filename, mode, flags, feature_version, src, result.tag_strings)
             generator = Generator(src, filename, chained, self.emitter,
                                   future_annotations=_future_annotations(tree, flags))
             tree = generator.replace_in(tree, result.tag_strings)
         except RecursionError:
             first = result.tag_strings[0]
             raise error_at(src, filename, E.TOO_DEEP, first.span.start, first.tag_span.end) from None
+        except TagSyntaxError as exc:
+            if not result.warnings:
+                raise
+            escapes = {w.span.end - 1: w.span.start for w in result.warnings}
+            raise explain_named_escape(exc, src, filename, result.tag_strings, escapes) from None
         if generator.replaced != sum(len(t.walk()) for t in result.tag_strings):
             _reject_patterns(tree, src, filename, result.tag_strings)
             # Python 3.11 computes f-string field positions by text search and can

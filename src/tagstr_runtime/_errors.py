@@ -119,11 +119,12 @@ CONCATENATION = Message(
     "tag strings cannot be implicitly concatenated with other string literals", K.CONCATENATION
 )
 BAD_ESCAPE = Message("tag string: {}", K.ESCAPE)
-# A SyntaxWarning, not an error: no kind.
-NAMED_ESCAPE_WARNING = (
-    "'\\N{{' in a tag string starts an interpolation, not a named character; "
-    "write '\\N{{{{{}}}}}' for the character"
+NAMED_ESCAPE_INVALID = Message(
+    "tag string: '\\N{{' starts an interpolation, and {name!r} is not an expression; {fix}",
+    K.INVALID_EXPRESSION,
 )
+# A SyntaxWarning, not an error: no kind.  ``fix``: ``_named_escapes.named_escape_fix``.
+NAMED_ESCAPE_WARNING = "'\\N{{' in a tag string starts an interpolation of {name!r}, not a named character; {fix}"
 del K
 
 

@@ -30,6 +30,7 @@ from tagstr_runtime import _errors as E
 from tagstr_runtime._errors import ErrorKind, TagSyntaxError, error_at
 from tagstr_runtime._escapes import BadEscape, cook_checked
 from tagstr_runtime._model import Field, Literal, Part, Span, TagString
+from tagstr_runtime._named_escapes import named_escape_fix
 from tagstr_runtime._source import SourceText
 
 __all__ = ["CompileWarning", "ParseResult", "parse"]
@@ -123,13 +124,17 @@ class ParseResult(NamedTuple):
     ``complete`` is False when scanning stopped at broken non-tag code; the
     caller then lets CPython report that code.  ``fstrings``: the text has a
     standard f-string somewhere (tools that re-position f-string fields skip
-    walking a tree without any).
+    walking a tree without any).  ``keyword_strings``: each hard keyword glued
+    to a string that keeps its standard meaning (``return"x"``, SPEC 1.3),
+    the keyword's span, wherever it stands (in f-string and tag-string fields
+    too): the linter reports them, the same on every Python version.
     """
 
     tag_strings: tuple[TagString, ...]
     warnings: tuple[CompileWarning, ...]
     complete: bool
     fstrings: bool = False
+    keyword_strings: tuple[Span, ...] = ()
 
 
 class _Abort(Exception):
@@ -158,7 +163,9 @@ def parse(
         lexer.scan_code(0, found, _TOP)
     except _Abort:
         complete = False
-    return ParseResult(tuple(found), tuple(lexer.warnings), complete, lexer.fstrings)
+    return ParseResult(
+        tuple(found), tuple(lexer.warnings), complete, lexer.fstrings, tuple(lexer.keyword_strings)
+    )
 
 
 class _Lexer:
@@ -171,6 +178,7 @@ class _Lexer:
         self.source = source
         self.prefixes = STRING_PREFIXES | TEMPLATE_PREFIXES if template_strings else STRING_PREFIXES
         self.warnings: list[CompileWarning] = []
+        self.keyword_strings: list[Span] = []
         self.in_tag = 0
         self.nesting = 0
         self.unterminated_at = -1  # start of the last literal reported unterminated
@@ -324,6 +332,7 @@ class _Lexer:
             return self.standard_literal(start, quote_pos, lowered, found, prev), "str"
         if name in HARD_KEYWORDS:
             if name in KEYWORDS_BEFORE_STRING:
+                self.keyword_strings.append(Span(start, quote_pos))
                 return quote_pos, "other"
             self.fail(E.KEYWORD_TAG.format(name), start, quote_pos)
         if statement_start and name in ("match", "case") and self.opens_statement(quote_pos):
@@ -339,14 +348,15 @@ class _Lexer:
 
     def opens_statement(self, quote_pos: int) -> bool:
         """``match"x":`` / ``case"x":`` at a line start: a statement, not a tag (SPEC 1.3)."""
-        saved = len(self.warnings)
+        saved, saved_keywords = len(self.warnings), len(self.keyword_strings)
         try:
             end = self.standard_literal(quote_pos, quote_pos, "", [], "")
             _, _, _, last = self.scan_code(end, [], _LINE)
         except (_Abort, SyntaxError):
             return False
-        finally:
+        finally:  # the line is scanned again, as a statement or as a tag string
             del self.warnings[saved:]
+            del self.keyword_strings[saved_keywords:]
         return last == ":"
 
     def check_not_followed_by_string(self, pos: int) -> None:
@@ -521,10 +531,15 @@ class _Lexer:
             until = self.raw_to_source(lit_start, exc.offset + exc.length)
             self.fail(E.BAD_ESCAPE.format(f"(unicode error) {exc}"), where, until)
         if before_field and _NAMED_ESCAPE_END.search(raw):
-            name_end = self.s.find("}", end)
-            name = self.s[end + 1 : name_end].strip() if name_end > 0 else ""
-            self.warnings.append(CompileWarning(E.NAMED_ESCAPE_WARNING.format(name), Span(end - 2, end + 1)))
+            self.warn_named_escape(end)
         parts.append(Literal(raw, cooked, Span(lit_start, end)))
+
+    def warn_named_escape(self, brace: int) -> None:
+        """``\\N`` right before the field opened at ``brace``: SPEC 2's warning."""
+        name_end = self.s.find("}", brace)
+        name = self.s[brace + 1 : name_end].strip() if name_end > 0 else ""
+        message = E.NAMED_ESCAPE_WARNING.format(name=name, fix=named_escape_fix(name))
+        self.warnings.append(CompileWarning(message, Span(brace - 2, brace + 1)))
 
     def raw_to_source(self, start: int, raw_offset: int) -> int:
         """Offset in the source of index ``raw_offset`` of a literal's collapsed text."""
@@ -635,6 +650,8 @@ class _Lexer:
                     parts.append(Literal(text, text, Span(seg, pos)))
                 if c == "}":
                     return pos, parts
+                if is_tag and _NAMED_ESCAPE_END.search(s, seg, pos):
+                    self.warn_named_escape(pos)  # a spec is raw too: '\\N{' opens a field
                 field = self.field(pos, quote, is_tag, found)
                 parts.append(field)
                 seg = pos = field.span.end

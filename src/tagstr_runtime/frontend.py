@@ -24,6 +24,7 @@ from tagstr_runtime._emit import Emitter, Position, RuntimeEmitter, TagCall, loc
 from tagstr_runtime._errors import ErrorKind, TagSyntaxError
 from tagstr_runtime._fingerprint import fingerprint
 from tagstr_runtime._model import Field, Literal, Part, Span, TagString
+from tagstr_runtime._named_escapes import is_character_name
 from tagstr_runtime._parser import (
     HARD_KEYWORDS,
     KEYWORDS_BEFORE_STRING,
@@ -71,6 +72,7 @@ __all__ = [
     "TagSyntaxError",
     "decode_source",
     "fingerprint",
+    "is_character_name",
     "located",
     "mask_text",
     "parse",

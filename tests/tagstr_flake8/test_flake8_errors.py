@@ -33,6 +33,13 @@ ERRORS = [
     ("concatenation", 'x = tag"a" "b"\n', 1, 12, "tag strings cannot be implicitly concatenated"),
     ("non-ascii", 'é = "日本"; y = tag"{a!x}"\n', 1, 22, "tag string: invalid conversion character 'x'"),
     ("second-line", 'x = 1\ny = (tag"{a!x}",\n     2)\n', 2, 13, "tag string: invalid conversion"),
+    # at the '\N' that opened the field, naming the cause and the fix (the character only if it is one)
+    ("named-escape", 'x = tag"a \\N{EM DASH} b"\n', 1, 11,
+     "tag string: '\\N{' starts an interpolation, and 'EM DASH' is not an expression; "
+     "write '\\N{{EM DASH}}' for the character"),
+    ("named-escape-spec", 'x = tag"{a:\\N{NO SUCH}}"\n', 1, 12,
+     "tag string: '\\N{' starts an interpolation, and 'NO SUCH' is not an expression; "
+     "write '\\\\N' for a backslash and N before it"),
 ]
 
 

@@ -68,9 +68,24 @@ CASES = [
         if True:
             u = lambda *args: [a for a in args if isinstance(a, Interpolation)]
         br: TagFunction = f
+        r = Rb()
+        class B:
+            def __new__(cls, *args: Interpolation): ...
         """,
-        [(1, 0, "TAG003"), (2, 0, "TAG003"), (6, 4, "TAG003"), (7, 0, "TAG003")],
-        id="tag003-def-class-lambda-annotation",
+        [(1, 0, "TAG003"), (6, 4, "TAG003"), (7, 0, "TAG003"), (8, 0, "TAG003"), (9, 0, "TAG003")],
+        id="tag003-def-lambda-annotation-instance-class-tag",
+    ),
+    case(
+        """\
+        import io
+        def b(*buffers: io.BytesIO): return [x.getvalue() for x in buffers]
+        class R:
+            def __call__(self, *args: Decoded): ...
+        html = R()
+        rb = io.BytesIO()
+        """,
+        [],
+        id="tag003-quiet-annotated-other-type-callable-class-itself",
     ),
     case(
         """\
@@ -88,7 +103,20 @@ CASES = [
         id="tag003-template-prefix-only-on-3.14",
     ),
     # TAG004 -------------------------------------------------------------------------
-    case('a = print"hello {x}"\nc = html"{len"n"}"\n', [(1, 4, "TAG004"), (2, 10, "TAG004")], id="tag004"),
+    case('a = repr"hello {x}"\nc = html"{len"n"}"\n', [(1, 4, "TAG004"), (2, 10, "TAG004")], id="tag004"),
+    case(
+        """\
+        def unrelated(str): return str
+        def takes(len): return len"x"
+        a = str"x"
+        class C:
+            tuple = len
+            b = tuple"x"
+            def m(self): return tuple"x"
+        """,
+        [(3, 4, "TAG004"), (7, 24, "TAG004")],
+        id="tag004-binding-in-scope",
+    ),
     case(
         'from tags import fmt as format\ndef list(*a): return a\nx = format"{a}" + list"x"\n',
         [],
@@ -156,8 +184,10 @@ CASES = [
     case('def f(x):\n    if x in"abc":\n        return"yes"\n', [(2, 9, "TAG008"), (3, 8, "TAG008")], ("TAG008",),
          id="tag008"),
     case('é = x in"abc"\n', [(1, 7, "TAG008")], ("TAG008",), id="tag008-byte-column"),
-    case('s = "return\'x\'"  # return"c"\nt = html"{x if"a" else"b"}"\n', [], ("TAG008",),
-         id="tag008-quiet-in-strings-comments-tag-strings"),
+    case('s = "return\'x\'"  # return"c"\nt = html"{x}"\n', [], ("TAG008",),
+         id="tag008-quiet-in-strings-comments"),
+    case('t = html"{x if"a" else"b"}"\nu = f"{x if\'a\' else 1}"\n', [(1, 12, "TAG008"), (1, 18, "TAG008"),
+         (2, 9, "TAG008")], ("TAG008",), id="tag008-in-tag-string-and-f-string-fields"),
     case('def f(x):\n    return"yes"\n', [], DEFAULT, id="tag008-quiet-by-default"),
     # TAG009 (off by default) ----------------------------------------------------------
     case(
@@ -204,6 +234,34 @@ CASES = [
         ("TAG010",),
         id="tag010-quiet-not-a-lock-reads-nothing",
     ),
+    case(
+        """\
+        def f(self, clock, key):
+            with clock, self.code_block():
+                x = lazy"{self._items}"
+            with self._lock:
+                total = 1
+                y = lazy"{key} {total} {key.upper()}"
+        """,
+        [],
+        ("TAG010",),
+        id="tag010-quiet-word-not-substring-locals-parameters",
+    ),
+    # TAG011 -------------------------------------------------------------------------
+    case(
+        """\
+        class B(A):
+            def f(self):
+                return html"{super().f()} {super(B, self).f()}"
+        """,
+        [(3, 21, "TAG011")],
+        id="tag011",
+    ),
+    case('def f(super):\n    return html"{super()}"\n', [], id="tag011-quiet-rebound"),
+    # TAG012 -------------------------------------------------------------------------
+    case('print"x"\nexec"y"\nz = UR"a"\n', [(1, 0, "TAG012"), (2, 0, "TAG012"), (3, 4, "TAG012")],
+         id="tag012"),
+    case('def f(print): return print"x"\nPrint"x"\n', [], id="tag012-quiet-rebound-other-case"),
 ]
 
 
@@ -232,7 +290,7 @@ def test_example_file(path: Path) -> None:
 
 
 def test_default_select_leaves_out_the_off_by_default_codes() -> None:
-    source = "for i in x:\n    y = lazy\"{i}\" + print\"z\"\n"
+    source = "for i in x:\n    y = lazy\"{i}\" + repr\"z\"\n"
     assert check_source(source) == [(2, 20, "TAG004")]
     assert check_source(source) == check_source(source, DEFAULT)
     assert check_source(source, ALL) == [(2, 14, "TAG006"), (2, 20, "TAG004")]
@@ -249,12 +307,12 @@ def test_syntax_error_is_raised() -> None:
 
 
 def test_messages_render_the_table_text() -> None:
-    [message] = source_messages('a = print"x"\n')
+    [message] = source_messages('a = repr"x"\n')
     assert isinstance(message, BuiltinTag)
-    assert message.text == MESSAGES["TAG004"].format(tag="print")
+    assert message.text == MESSAGES["TAG004"].format(tag="repr")
     assert message.text == (
-        "TAG004 builtin 'print' is not a tag function: print\"...\" calls it with Decoded and "
-        "Interpolation arguments"
+        "TAG004 builtin 'repr' is not a tag function: repr\"...\" calls it with Decoded and "
+        "Interpolation arguments; call it on an f-string: repr(f\"...\")"
     )
     assert UnderLock(1, 2, expr="a.b", lock="m").text.startswith("TAG010 interpolation 'a.b' inside 'with m'")
 
@@ -268,6 +326,7 @@ def test_message_class(code: str) -> None:
     message = cls(3, 4, **{name: "v" for name in fields})
     assert (message.line, message.col) == (3, 4)
     assert message.text.startswith(code + " ") and "'v'" in message.text
+    assert "; " in cls.template, "every message ends with the fix, after a semicolon"
     with pytest.raises(TypeError):
         cls(3, 4)
     with pytest.raises(TypeError):

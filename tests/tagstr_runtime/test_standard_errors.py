@@ -8,7 +8,10 @@ line and column.  SPEC 1.8 and "never worse than the stock tool".
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -87,3 +90,20 @@ def test_a_syntax_warning_under_w_error_is_a_syntax_error_at_its_place() -> None
     assert "'\\N{' in a tag string" in caught.value.msg
     assert caught.value.text == 'v = tg"a \\N{BULLET}"\n'
     assert stock.value.lineno == 2  # CPython does the same for its own
+
+
+@pytest.mark.parametrize(
+    "source",
+    ['x = "\\d"\ny = tag"{x}"\n', 'y = tag"{x}"\nx = "\\d"\n'],
+    ids=["before-the-tag-string", "after-it"],
+)
+def test_cpython_warnings_of_a_tag_string_file_show_once(tmp_path: Path, source: str) -> None:
+    """CPython's parse shows the warnings before its error; the desugarer's parse, only the others."""
+    script = tmp_path / "w.py"
+    script.write_text("def tag(*args):\n    return args\n" + source, encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-W", "always", "-m", "tagstr_runtime", str(script)],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.count("invalid escape sequence") == 1, proc.stderr

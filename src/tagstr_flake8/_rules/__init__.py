@@ -13,12 +13,12 @@ from typing import Callable, Final, Iterable, NamedTuple
 
 from tagstr_flake8._context import FileContext
 from tagstr_flake8._messages import (
-    AssignmentExpression, BuiltinTag, ClassVariable, KeywordString, LoopCapture, NamedEscape,
-    PrefixBinding, TagMessage, TemplatePrefix, UnderLock, WithTarget,
+    ArgumentlessSuper, AssignmentExpression, BuiltinTag, ClassVariable, KeywordString, LoopCapture,
+    NamedEscape, PrefixBinding, PythonTwo, TagMessage, TemplatePrefix, UnderLock, WithTarget,
 )
 from tagstr_flake8._rules import (
     builtin_tag, class_scope, keyword_string, lock, loop_capture, named_escape, prefix_binding,
-    template_prefix, walrus, with_target,
+    python_two, super_call, template_prefix, walrus, with_target,
 )
 
 __all__ = ["Check", "RULES", "Rule"]
@@ -47,4 +47,6 @@ RULES: Final[tuple[Rule, ...]] = (
     Rule(KeywordString, keyword_string.check_tag008, standard_files=True),
     Rule(WithTarget, with_target.check_tag009),
     Rule(UnderLock, lock.check_tag010),
+    Rule(ArgumentlessSuper, super_call.check_tag011),
+    Rule(PythonTwo, python_two.check_tag012),
 )

@@ -1,49 +1,36 @@
-"""TAG004: a builtin that is not a tag function used as a tag (``print"x"``, ``str"x"``).
+"""TAG004: a builtin that is not a tag function used as a tag (``str"x"``, ``len"x"``).
 
-Reported only where the module binds no name of that spelling anywhere (a
-module may define its own ``html``-like tag called ``format``).
+Reported only where the tag's name, looked up where the tag string stands,
+finds the builtin: not where a scope it can see binds that name (a module
+may define its own ``html``-like tag called ``format``; a function may take
+one as a parameter), whereas a parameter of an unrelated function changes
+nothing.  ``print`` and ``exec`` are left to TAG012 (Python 2 syntax).
 """
 
 from __future__ import annotations
 
-import ast
 import builtins
 from typing import Iterator
 
 from tagstr_flake8._context import FileContext
 from tagstr_flake8._messages import BuiltinTag, TagMessage
+from tagstr_flake8._rules._bindings import ScopeLookup
+from tagstr_flake8._rules.python_two import python_two_key
 
 BUILTIN_NAMES = frozenset(name for name in dir(builtins) if not name.startswith("_"))
-
-
-def _bound_anywhere(tree: ast.AST) -> set[str]:
-    bound: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            bound.add(node.id)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bound.add(node.name)
-        elif isinstance(node, ast.alias):
-            bound.add((node.asname or node.name).split(".")[0])
-        elif isinstance(node, ast.arg):
-            bound.add(node.arg)
-        elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            bound.update(node.names)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            bound.add(node.name)
-        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
-            bound.add(node.name)
-    return bound
 
 
 def check_tag004(ctx: FileContext) -> Iterator[TagMessage]:
     tagfile = ctx.tagfile
     assert tagfile is not None
-    suspects = [tag for tag in tagfile.tags if tag.tag in BUILTIN_NAMES]
+    suspects = [
+        site for site in tagfile.sites()
+        if site.tag.tag in BUILTIN_NAMES and python_two_key(site.tag.tag) is None
+    ]
     if not suspects:
         return
-    bound = _bound_anywhere(ctx.tree)
-    for tag in suspects:
-        if tag.tag not in bound:
-            line, col = tagfile.position(tag.span.start)
-            yield BuiltinTag(line, col, tag=tag.tag)
+    lookup = ScopeLookup(tagfile)
+    for site in suspects:
+        if not lookup.is_bound(site, site.tag.tag):
+            line, col = tagfile.position(site.tag.span.start)
+            yield BuiltinTag(line, col, tag=site.tag.tag)

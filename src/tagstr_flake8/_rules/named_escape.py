@@ -1,15 +1,19 @@
 """TAG002: ``\\N{`` in a tag string starts an interpolation, not a named character (SPEC 2).
 
-The lexer records each occurrence as a compile warning; this rule reports it
-with the name the user most likely meant.
+The lexer records each occurrence (in literal text and in format specs, both
+raw) as a compile warning; this rule reports it with the fix: the doubled
+braces when the field's text is a character's name, else an escaped
+backslash (the user wanted ``\\N`` before the value).
 """
 
 from __future__ import annotations
 
 from typing import Iterator
 
+from tagstr_runtime.frontend import is_character_name
+
 from tagstr_flake8._context import FileContext
-from tagstr_flake8._messages import NamedEscape, TagMessage
+from tagstr_flake8._messages import BACKSLASH_N_FIX, NAMED_ESCAPE_FIX, NamedEscape, TagMessage
 
 
 def check_tag002(ctx: FileContext) -> Iterator[TagMessage]:
@@ -21,4 +25,6 @@ def check_tag002(ctx: FileContext) -> Iterator[TagMessage]:
         if field is None:
             continue
         line, col = tagfile.position(warning.span.start)
-        yield NamedEscape(line, col, name=field.expr)
+        name = field.expr
+        fix = NAMED_ESCAPE_FIX.format(name=name) if is_character_name(name) else BACKSLASH_N_FIX
+        yield NamedEscape(line, col, name=name, fix=fix)

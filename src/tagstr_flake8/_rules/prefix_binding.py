@@ -1,15 +1,23 @@
-"""TAG003: a tag function bound to a name that is a string prefix (``f``, ``r``, ``b``, ``rb``...).
+"""TAG003: a tag bound to a name that is a string prefix (``f``, ``r``, ``b``, ``rb``...).
 
 ``f"..."`` is an f-string and ``rb"..."`` a bytes literal whatever ``f`` or
-``rb`` is bound to (SPEC 1.2), so such a tag can never be used as one.  A
-binding counts as a tag function when it is written as one: a function (or
-a class's ``__call__``, or a lambda assigned to the name) taking ``*args``
-whose signature or body mentions ``Decoded``, ``Interpolation`` or
-``getvalue``, or a name annotated with ``TagFunction``.
+``rb`` is bound to (SPEC 1.2), so such a tag can never be used as one.
+
+What counts as a tag is what ``name"..."`` would call with the tag string's
+arguments: a function or lambda taking ``*args`` written as a tag function;
+a class whose ``__init__`` (or ``__new__``) is one (a *class tag*: the tag
+string constructs it); an instance of a class whose ``__call__`` is one
+(``r = Render()``, ``f: Render = ...``: the instance is the tag, not the
+class); another name for a tag defined here (``rb = html``); a name annotated
+``TagFunction``.  A function is written as a tag function when its ``*args``
+annotation mentions ``Decoded``, ``Interpolation`` or ``TagFunction``, or,
+with ``*args`` unannotated, when its body does (or calls ``getvalue``): an
+annotation that names anything else (``*buffers: io.BytesIO``, whose items
+have an io ``getvalue``) says it is not one.
 
 This rule runs on every file (a module defining tags may have no tag string),
 so it visits statements only, never expressions, and looks closer only at a
-definition or an assignment of a prefix name.
+definition, or an assignment of a prefix name.
 """
 
 from __future__ import annotations
@@ -25,29 +33,69 @@ from tagstr_flake8._messages import PrefixBinding, TagMessage
 
 # lower case, as the runtime lists them; template prefixes are prefixes from 3.14 on (SPEC 1.4)
 PREFIXES = (STRING_PREFIXES - {""}) | (TEMPLATE_PREFIXES if sys.version_info >= (3, 14) else frozenset())
-_EVIDENCE = frozenset(["Decoded", "Interpolation", "getvalue", "TagFunction"])
+_TYPES = frozenset(["Decoded", "Interpolation", "TagFunction"])
+_EVIDENCE = _TYPES | {"getvalue"}
 
 
-def _mentions_tag_types(node: ast.AST) -> bool:
+def _mentions(node: ast.AST, names: frozenset[str]) -> bool:
     for sub in ast.walk(node):
-        if isinstance(sub, ast.Name) and sub.id in _EVIDENCE:
+        if isinstance(sub, ast.Name) and sub.id in names:
             return True
-        if isinstance(sub, ast.Attribute) and sub.attr in _EVIDENCE:
+        if isinstance(sub, ast.Attribute) and sub.attr in names:
             return True
     return False
 
 
 def _is_tag_function(node: ast.AST) -> bool:
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-        return node.args.vararg is not None and _mentions_tag_types(node)
-    if isinstance(node, ast.ClassDef):
-        return any(
-            isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and item.name == "__call__"
-            and _is_tag_function(item)
-            for item in node.body
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        return False
+    vararg = node.args.vararg
+    if vararg is None:
+        return False
+    if vararg.annotation is not None:  # the annotation says what *args holds
+        return _mentions(vararg.annotation, _TYPES)
+    return _mentions(node, _EVIDENCE)
+
+
+def _method(node: ast.ClassDef, names: tuple[str, ...]) -> bool:
+    """A method of ``node`` among ``names`` is written as a tag function."""
+    return any(
+        isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name in names and _is_tag_function(item)
+        for item in node.body
+    )
+
+
+class _Tags:
+    """The tags the module defines, by name: what a later ``rb = name`` or
+    ``r = Name()`` makes a tag."""
+
+    def __init__(self, statements: list[ast.stmt]) -> None:
+        self.tags: set[str] = set()  # functions and class tags
+        self.callable_classes: set[str] = set()  # classes whose instances are tags
+        for node in statements:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_tag_function(node):
+                self.tags.add(node.name)
+            elif isinstance(node, ast.ClassDef):
+                if _method(node, ("__init__", "__new__")):
+                    self.tags.add(node.name)
+                if _method(node, ("__call__",)):
+                    self.callable_classes.add(node.name)
+
+    def is_tag_value(self, value: ast.expr) -> bool:
+        if _is_tag_function(value):
+            return True
+        if isinstance(value, ast.Name):
+            return value.id in self.tags
+        return (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id in self.callable_classes
         )
-    return False
+
+    def is_tag_annotation(self, annotation: ast.expr) -> bool:
+        if _mentions(annotation, frozenset(["TagFunction"])):
+            return True
+        return isinstance(annotation, ast.Name) and annotation.id in self.callable_classes
 
 
 def _is_prefix(name: str) -> bool:
@@ -73,17 +121,24 @@ def check_tag003(ctx: FileContext) -> Iterator[TagMessage]:
     # and look closer only at a definition or assignment of a prefix name
     if not isinstance(ctx.tree, ast.Module):
         return
-    for node in _statements(ctx.tree.body):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+    statements = list(_statements(ctx.tree.body))
+    tags: _Tags | None = None
+    for node in statements:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if _is_prefix(node.name) and _is_tag_function(node):
+                yield PrefixBinding.at(node, name=node.name)
+        elif isinstance(node, ast.ClassDef):
+            if _is_prefix(node.name) and _method(node, ("__init__", "__new__")):
                 yield PrefixBinding.at(node, name=node.name)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             named = [t for t in targets if isinstance(t, ast.Name) and _is_prefix(t.id)]
             if not named:
                 continue
-            tagged = (node.value is not None and _is_tag_function(node.value)) or (
-                isinstance(node, ast.AnnAssign) and _mentions_tag_types(node.annotation)
+            if tags is None:
+                tags = _Tags(statements)
+            tagged = (node.value is not None and tags.is_tag_value(node.value)) or (
+                isinstance(node, ast.AnnAssign) and tags.is_tag_annotation(node.annotation)
             )
             if tagged:
                 for target in named:

@@ -6,3 +6,6 @@ a = sym"\N{SPACE} item"  # TAG002:9
 b = sym"\N{{BULLET}} item"
 c = sym"\\N{SPACE}"
 d = sym"x {a} \N{ SPACE }"  # TAG002:15
+e = sym"{a:\N{SPACE}}"  # TAG002:12
+f = sym"{a:\\N{SPACE}}"
+g = sym"\N{a} item"  # TAG002:9

@@ -1,6 +1,6 @@
 """TAG004: a builtin that is not a tag function used as a tag."""
 from tags import html
 
-a = print"hello {html}"  # TAG004:5
+a = repr"hello {html}"  # TAG004:5
 b = str"x"  # TAG004:5
 c = html"{len"nested"}"  # TAG004:11

@@ -1,4 +1,4 @@
-"""No TAG004 where the module binds the builtin's name itself."""
+"""No TAG004 where a scope the tag string sees binds the builtin's name."""
 from tags import format_tag as format
 
 
@@ -8,3 +8,22 @@ def list(*args):
 
 a = format"{a}"
 b = list"x"
+
+
+def takes_a_tag(str):
+    return str"x"
+
+
+def unrelated(len, tuple):
+    return len, tuple
+
+
+c = len"x"  # TAG004:5
+
+
+class Holder:
+    tuple = list
+    d = tuple"x"
+
+    def method(self):
+        return tuple"x"  # TAG004:16
