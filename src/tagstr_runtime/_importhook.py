@@ -18,7 +18,10 @@ gets the ``SyntaxError`` instead of our code, and so that a new desugarer
 (another fingerprint) never loads an old one's output.
 
 This module is imported at interpreter start-up by ``tagstr_autoload.pth``:
-it imports only modules that are already loaded when ``site`` runs.
+it imports only modules that are already loaded when ``site`` runs.  That is
+also why it is not split (the file finder, the loader, and the two stock
+paths it extends, ``spec_from_file_location`` and ``zipimport``): every module
+it would import is one more file found and read at every interpreter start.
 """
 
 import _frozen_importlib_external as _bootstrap_external
