@@ -33,7 +33,7 @@ from tagstr_runtime._parser import (
     ParseResult,
     parse,
 )
-from tagstr_runtime._patching import PatchWarning, strict, wrap_once
+from tagstr_runtime._patching import PatchWarning, strict, wrap_once, wrapped_while
 from tagstr_runtime._placeholder import mask_text, placeholder_text
 from tagstr_runtime._source import Pos, SourceText, decode_source
 from tagstr_runtime._types import Interpolation
@@ -77,4 +77,5 @@ __all__ = [
     "prologue_index",
     "strict",
     "wrap_once",
+    "wrapped_while",
 ]
