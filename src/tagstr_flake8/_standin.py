@@ -13,7 +13,8 @@ gets
 
 - from ``compile`` (so ``ast.parse``, which calls it), a fresh lint tree (the
   tree flake8 was given, rebuilt with the caller's flags: type comments,
-  feature version), or that tree compiled when a code object is asked for;
+  feature version; a caller may change its tree), or flake8's tree compiled
+  when a code object is asked for;
 - from ``tokenize.generate_tokens`` / ``tokenize.tokenize``, the tokens of
   the masked text (each tag string a plain string literal at the same lines
   and columns), carrying the original physical lines as flake8's own do;
@@ -98,11 +99,11 @@ class _Answers:
             _feature_version: int = -1,
         ) -> Any:
             if mode == "exec" and self.is_text(source):
+                if not flags & ast.PyCF_ONLY_AST:  # compiling reads the tree without changing it
+                    return original(self.tagfile.tree, filename, mode, flags, True, optimize)
                 tree = self._tree(filename, flags, _feature_version)
                 if tree is not None:
-                    if flags & ast.PyCF_ONLY_AST:
-                        return tree
-                    return original(tree, filename, mode, flags, True, optimize)
+                    return tree
             return original(
                 source, filename, mode, flags, dont_inherit, optimize, _feature_version=_feature_version
             )
