@@ -7,3 +7,4 @@ e = html'{
     d["k"]}'
 f = 'ok'
 g = "double"  # Q000:5
+h = html"{d["k"]}"  # Q000:9
