@@ -45,6 +45,8 @@ from tagstr_runtime.frontend import (
 __all__ = ["Interp", "LintEmitter", "TagFile", "TagSite", "analyse", "mask_text", "walk_interpolation"]
 
 _LOAD = ast.Load()
+# the stock tokenizer: ``_standin`` answers tokenize.generate_tokens for other plugins
+_generate_tokens = tokenize.generate_tokens
 
 
 def analyse(lines: list[str], filename: str, standard_error: SyntaxError) -> TagFile:
@@ -231,6 +233,13 @@ class TagFile:
         for tag in self.outermost:
             rows.update(range(self.source.line_of(tag.span.start), self.source.line_of(tag.span.end) + 1))
         return frozenset(rows)
+
+    def masked_tokens(self) -> Iterator[tokenize.TokenInfo]:
+        """The tokens of ``masked_lines`` (not None), each carrying its original physical line."""
+        masked = self.masked_lines
+        assert masked is not None
+        lines = iter(masked)
+        return (self.restore_line(t) for t in _generate_tokens(lambda: next(lines, "")))
 
     def restore_line(self, token: tokenize.TokenInfo) -> tokenize.TokenInfo:
         """``token`` with its ``line`` taken from the original text (physical-line checks)."""

@@ -16,9 +16,10 @@ from string import Formatter
 from typing import ClassVar, Final, Mapping
 
 __all__ = [
-    "ArgumentlessSuper", "AssignmentExpression", "BACKSLASH_N_FIX", "BuiltinTag", "CODES", "ClassVariable",
-    "KeywordString", "LoopCapture", "MESSAGES", "NAMED_ESCAPE_FIX", "NamedEscape", "OFF_BY_DEFAULT",
-    "PYTHON_TWO", "PrefixBinding", "PythonTwo", "TagMessage", "TemplatePrefix", "UnderLock", "WithTarget",
+    "ArgumentlessSuper", "AssignmentExpression", "BACKSLASH_N_FIX", "BuiltinTag", "CODES",
+    "ClassVariable", "HOOK_CODES", "KeywordString", "LoopCapture", "MESSAGES", "NAMED_ESCAPE_FIX",
+    "NamedEscape", "OFF_BY_DEFAULT", "PYTHON_TWO", "PluginFailure", "PrefixBinding", "PythonTwo",
+    "TagMessage", "TemplatePrefix", "UnderLock", "WithTarget",
 ]
 
 
@@ -164,6 +165,16 @@ NAMED_ESCAPE_FIX: Final = "write '\\N{{{{{name}}}}}' for the character"
 BACKSLASH_N_FIX: Final = "write '\\\\N' for a backslash and N before it"
 
 
+class PluginFailure(TagMessage):
+    """Not a rule's: the hooks report it when another plugin raises on a file with tag strings."""
+
+    code = "TAG900"
+    template = (
+        "plugin \"{plugin}\" failed on this file, which has tag strings: {error}; its reports for "
+        "this file are incomplete (report it to the plugin's authors)"
+    )
+
+
 #: The code table: code -> message class, in code order.
 CODES: Final[Mapping[str, type[TagMessage]]] = {
     cls.code: cls
@@ -176,6 +187,9 @@ CODES: Final[Mapping[str, type[TagMessage]]] = {
 
 #: code -> its text with ``{field}`` holes (as printed, code first).
 MESSAGES: Final[Mapping[str, str]] = {code: f"{code} {cls.template}" for code, cls in CODES.items()}
+
+#: Codes the hooks report about other plugins, not rules: always on, no rule to run.
+HOOK_CODES: Final[Mapping[str, type[TagMessage]]] = {PluginFailure.code: PluginFailure}
 
 # Taste and "may be a hazard, depending on the tag" rules: enabled with --extend-select.
 # The lazy-evaluation rules fire only if the tag keeps an Interpolation and calls

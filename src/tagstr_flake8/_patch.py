@@ -15,9 +15,12 @@ when it is imported (see ``tagstr_flake8._checker`` for when):
   literal with the same columns) carrying the original physical lines, so
   pycodestyle and the ``# noqa`` mapping see the original text and nothing
   spurious.
-- ``FileChecker.run_ast_checks``: reports of other AST plugins that land on a
-  node the desugaring generated (e.g. bugbear's B023 on an interpolation's
-  lambda) are dropped; the TAG rules report the real hazards.
+- ``FileChecker.run_ast_checks``: on a file with tag strings each other AST
+  plugin runs through ``_plugin_run`` (its own parses of the file's text get
+  the lint tree or the masked tokens, and its failure is one TAG900 instead of
+  the end of the whole run); reports of other AST plugins that land on a node
+  the desugaring generated (e.g. bugbear's B023 on an interpolation's lambda)
+  are dropped; the TAG rules report the real hazards.
 
 On a file that ``ast.parse`` accepts (SPEC 1.8: it has no tag string) each
 hook costs one attribute look-up.
@@ -36,6 +39,7 @@ from flake8 import processor as _processor
 from tagstr_runtime.frontend import strict, wrap_once
 
 from tagstr_flake8._analysis import TagFile, analyse
+from tagstr_flake8._plugin_run import run_plugin
 
 __all__ = ["CLOSURE_CODES", "TAGFILE_ATTRIBUTE", "install", "tagfile_of"]
 
@@ -126,9 +130,7 @@ def _make_file_tokens(original: object) -> functools.cached_property[Any]:
         found = _masked(self)
         if found is None:
             return compute(self)  # type: ignore[no-any-return]
-        tagfile, masked = found
-        lines = iter(masked)
-        return [tagfile.restore_line(t) for t in tokenize.generate_tokens(lambda: next(lines))]
+        return list(found[0].masked_tokens())
 
     file_tokens.__doc__ = compute.__doc__
     prop: functools.cached_property[Any] = functools.cached_property(file_tokens)
@@ -140,7 +142,20 @@ def _make_run_ast_checks(original: Callable[[Any], Any]) -> Callable[[Any], Any]
     @functools.wraps(original)
     def run_ast_checks(self: Any) -> None:
         start = len(self.results)
-        original(self)
+        stock = type(self).run_check
+
+        def run_check(plugin: Any, **arguments: Any) -> Any:
+            tagfile = tagfile_of(self.processor)  # set by build_ast, before the first plugin
+            if tagfile is None:
+                return stock(self, plugin, **arguments)
+            return run_plugin(self, stock, tagfile, plugin, arguments)
+
+        # only for the AST plugins: the per-line checks that follow call the class's method
+        self.run_check = run_check
+        try:
+            original(self)
+        finally:
+            del self.run_check
         tagfile = tagfile_of(self.processor)
         if tagfile is None:
             return
@@ -173,4 +188,4 @@ def install() -> None:
     wrap_once(processor, "generate_tokens", _make_generate_tokens, tool=_TOOL, feature=tokens)
     wrap_once(processor, "file_tokens", _make_file_tokens, tool=_TOOL, feature=tokens)
     wrap_once(_checker.FileChecker, "run_ast_checks", _make_run_ast_checks, tool=_TOOL,
-              feature="dropping other plugins' reports on code the desugaring generated")
+              feature="other plugins on files with tag strings (re-reads, failures, generated code)")

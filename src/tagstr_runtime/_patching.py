@@ -12,6 +12,10 @@ place gives every such patch the same guarantees:
   attribute and which feature is off.  A crash there would be worse than no
   plugin at all.
 
+``wrapped_while`` is the scoped form, for a patch that must hold only while
+one piece of work runs (a third-party flake8 plugin on one file): the same
+soft failure, and the attribute given back afterwards.
+
 ``strict()`` is read by every catch-all of the project: our own tests set
 ``TAGSTR_STRICT=1`` (tox.ini), so a bug of ours fails them instead of taking
 the silent fallback a user gets.
@@ -23,9 +27,10 @@ import logging
 import os
 import sys
 import warnings
-from typing import Any, Callable
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
-__all__ = ["PatchWarning", "strict", "warn_lost", "wrap_once"]
+__all__ = ["PatchWarning", "strict", "warn_lost", "wrap_once", "wrapped_while"]
 
 LOG = logging.getLogger("tagstr_runtime")
 MARK = "_tagstr_wrapped"
@@ -71,6 +76,44 @@ def wrap_once(owner: object, name: str, make: Callable[[Any], Any], *, tool: str
     wrapper.__wrapped__ = current
     setattr(owner, name, wrapper)
     return True
+
+
+@contextmanager
+def wrapped_while(
+    owner: object, name: str, make: Callable[[Any], Any], *, tool: str, feature: str
+) -> Iterator[bool]:
+    """``owner.name`` replaced by ``make(original)`` inside the ``with`` block only.
+
+    Yields whether the wrapper is in place (a missing attribute or a ``make``
+    that rejects it warns as ``wrap_once`` does).  On leaving, the original
+    comes back unless someone replaced the wrapper in the meantime: theirs
+    stays, as it would have without us.
+    """
+    attribute = f"{_path(owner)}.{name}"
+    current = _lookup(owner, name)
+    if current is _MISSING:
+        warn_lost(tool, attribute, feature, "not found")
+        yield False
+        return
+    try:
+        wrapper = make(current)
+    except Exception as exc:  # the internal exists but is not what the hook expects
+        if strict():
+            raise
+        warn_lost(tool, attribute, feature, f"unexpected shape: {exc}")
+        yield False
+        return
+    wrapper.__wrapped__ = current
+    had_own = not isinstance(owner, type) or name in owner.__dict__  # else inherited
+    setattr(owner, name, wrapper)
+    try:
+        yield True
+    finally:
+        if _lookup(owner, name) is wrapper:
+            if had_own:
+                setattr(owner, name, current)
+            else:
+                delattr(owner, name)
 
 
 def warn_lost(tool: str, attribute: str, feature: str, reason: str) -> None:

@@ -37,7 +37,8 @@ __all__ = ["field_terminator", "mask_text", "placeholder_text", "splice"]
 _T = TypeVar("_T")
 _DOTTED_NAME = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
 _CONSTANT_KEYWORDS = frozenset(["None", "True", "False"])
-_NOT_NEWLINE = re.compile(r"[^\n]")
+# what the mask overwrites in a body delimited by the key: all but newlines and the other quote
+_MASKED = {'"': re.compile(r"[^\n']"), "'": re.compile(r'[^\n"]')}
 
 
 def splice(
@@ -155,7 +156,9 @@ def mask_text(text: str, tags: Iterable[TagString]) -> str:
     one ``NAME STRING`` pair.  A single-quoted tag string whose fields span
     lines keeps its lines through backslash continuations (``"xx\\``); if a
     field holds an empty line, which no single-quoted literal can, it becomes a
-    triple-quoted literal without the name.
+    triple-quoted literal without the name.  Quotes of the other kind than the
+    delimiter stay (``html"{d['k']}"`` -> ``html"xx'x'xx"``): a tool checking
+    quote style (flake8-quotes) sees why the string has the quotes it has.
     """
     return splice(text, tags, _tag_span, lambda tag: _mask(text, tag))
 
@@ -163,12 +166,13 @@ def mask_text(text: str, tags: Iterable[TagString]) -> str:
 def _mask(text: str, tag: TagString) -> str:
     body = text[tag.body_span.start : tag.body_span.end]
     quote = tag.quote
+    masked = _MASKED[quote[0]]
     if len(quote) == 3 or "\n" not in body:
-        return tag.tag + quote + _NOT_NEWLINE.sub("x", body) + quote
+        return tag.tag + quote + masked.sub("x", body) + quote
     segments = body.split("\n")
     if all(segments[:-1]):
-        continued = ["x" * (len(s) - 1) + "\\" for s in segments[:-1]]
-        return tag.tag + quote + "\n".join([*continued, "x" * len(segments[-1])]) + quote
+        continued = [masked.sub("x", s[:-1]) + "\\" for s in segments[:-1]]
+        return tag.tag + quote + "\n".join([*continued, masked.sub("x", segments[-1])]) + quote
     lines = text[tag.span.start : tag.span.end].split("\n")
     if len(lines[0]) < 3 or len(lines[-1]) < 3:  # no room for the triple quotes
         return text[tag.span.start : tag.span.end]

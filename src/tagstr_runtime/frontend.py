@@ -34,7 +34,7 @@ from tagstr_runtime._parser import (
     ParseResult,
     parse,
 )
-from tagstr_runtime._patching import PatchWarning, strict, wrap_once
+from tagstr_runtime._patching import PatchWarning, strict, wrap_once, wrapped_while
 from tagstr_runtime._placeholder import mask_text, placeholder_text
 from tagstr_runtime._precompile import python_files
 from tagstr_runtime._source import Pos, SourceText, decode_source
@@ -81,4 +81,5 @@ __all__ = [
     "python_files",
     "strict",
     "wrap_once",
+    "wrapped_while",
 ]

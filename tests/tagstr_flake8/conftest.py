@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("flake8.main")
 pytest.importorskip("libcst")  # the plugin reads tag-string files with it (the flake8 extra)
 
-collect_ignore_glob = ["examples/*"]
+collect_ignore_glob = ["examples/*", "thirdparty/*"]
 
 
 def _plugin_registered() -> bool:

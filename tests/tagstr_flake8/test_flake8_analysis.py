@@ -50,6 +50,9 @@ def test_masked_lines_keep_columns_and_tokenize(lines: list[str], error: SyntaxE
     [
         pytest.param('x = tag"{a}b"\n', 'x = tag"xxxx"\n', id="simple"),
         pytest.param('x = tag"{d["k"]}"\n', 'x = tag"xxxxxxxx"\n', id="reused-quote"),
+        pytest.param("x = tag\"{d['k']}\"\n", "x = tag\"xxx'x'xx\"\n", id="other-quote-kept"),
+        pytest.param("x = tag'''{d[\"k\"]}\n'''\n", "x = tag'''xxx\"x\"xx\n'''\n", id="other-quote-triple"),
+        pytest.param("x = tag\"{a +\n b['k']}\"\n", "x = tag\"xxx\\\nxxx'x'xx\"\n", id="other-quote-continued"),
         pytest.param('x = tag"{a +\n b}"\n', 'x = tag"xxx\\\nxxx"\n', id="continued"),
         pytest.param('x = tag"{a +\n\n b}"\n', 'x = """xxxxx\n\nx"""\n', id="empty-line"),
         pytest.param('x = tag"""{a}\n"""\n', 'x = tag"""xxx\n"""\n', id="triple"),

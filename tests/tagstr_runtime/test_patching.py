@@ -1,4 +1,4 @@
-"""``wrap_once``: the one way the plugins hook third-party internals; ``strict()``."""
+"""``wrap_once`` and ``wrapped_while``: the ways the plugins hook third-party internals; ``strict()``."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any, Callable
 import pytest
 
 from tagstr_runtime import _patching
-from tagstr_runtime.frontend import PatchWarning, strict, wrap_once
+from tagstr_runtime.frontend import PatchWarning, strict, wrap_once, wrapped_while
 
 
 @pytest.fixture(autouse=True)
@@ -85,3 +85,58 @@ def test_unexpected_shape_is_soft_unless_strict(monkeypatch: pytest.MonkeyPatch)
     with warnings.catch_warnings(), pytest.raises(TypeError):
         warnings.simplefilter("error")
         wrap_once(Owner, "attribute", make, tool="tagstr_test", feature="x")
+
+
+def test_wrapped_while_holds_inside_the_block_only() -> None:
+    module = types.ModuleType("thirdparty")
+    module.hello = lambda: "hi"  # type: ignore[attr-defined]
+    stock = module.hello
+    with pytest.raises(RuntimeError), wrapped_while(module, "hello", _shout, tool="tagstr_test", feature="x") as on:
+        assert on and module.hello() == "HI" and module.hello.__wrapped__ is stock
+        raise RuntimeError("the work failed")
+    assert module.hello is stock
+
+
+def test_wrapped_while_on_an_inherited_method_gives_the_inheritance_back() -> None:
+    class Base:
+        def value(self) -> str:
+            return "base"
+
+    class Child(Base):
+        pass
+
+    def loud(original: Callable[[Base], str]) -> Callable[[Base], str]:
+        return lambda self: original(self).upper()
+
+    with wrapped_while(Child, "value", loud, tool="tagstr_test", feature="x"):
+        assert (Child().value(), Base().value()) == ("BASE", "base")
+    assert "value" not in Child.__dict__ and Child().value() == "base"
+
+
+def test_wrapped_while_leaves_a_later_replacement_in_place() -> None:
+    module = types.ModuleType("thirdparty")
+    module.hello = lambda: "hi"  # type: ignore[attr-defined]
+    theirs = lambda: "theirs"  # noqa: E731
+    with wrapped_while(module, "hello", _shout, tool="tagstr_test", feature="x"):
+        module.hello = theirs  # type: ignore[attr-defined]
+    assert module.hello is theirs
+
+
+def test_wrapped_while_missing_or_rejected_is_soft(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = types.ModuleType("thirdparty")
+    module.attribute = 42  # type: ignore[attr-defined]
+
+    def make(original: Any) -> Any:
+        raise TypeError(f"not a function: {original!r}")
+
+    with pytest.warns(PatchWarning, match="thirdparty.gone .*not found"):
+        with wrapped_while(module, "gone", _shout, tool="tagstr_test", feature="x") as on:
+            assert not on
+    monkeypatch.delenv("TAGSTR_STRICT", raising=False)
+    with pytest.warns(PatchWarning, match="not a function: 42"):
+        with wrapped_while(module, "attribute", make, tool="tagstr_test", feature="x") as on:
+            assert not on and module.attribute == 42  # type: ignore[attr-defined]
+    monkeypatch.setenv("TAGSTR_STRICT", "1")
+    with pytest.raises(TypeError):
+        with wrapped_while(module, "attribute", make, tool="tagstr_test", feature="x"):
+            pass  # pragma: no cover
