@@ -63,6 +63,10 @@ _NO_HOIST: tuple[type[ast.AST], ...] = (
     *[getattr(ast, name) for name in ("TypeAlias",) if hasattr(ast, name)],
 )
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+#: Statements whose first line can be a branch for coverage (see ``RuntimeEmitter.unhoist``).
+_BRANCHING: tuple[type[ast.AST], ...] = (
+    ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.TryStar, ast.With, ast.AsyncWith, ast.Match,
+)
 #: 3.12+ type parameters (``def f[T]()``): names bound in the function's annotation scope.
 _TYPE_PARAMS: tuple[type[ast.AST], ...] = tuple(
     getattr(ast, name) for name in ("TypeVar", "ParamSpec", "TypeVarTuple") if hasattr(ast, name)
@@ -219,6 +223,7 @@ class RuntimeEmitter(Emitter):
         self.entries: list[tuple[str, str]] = []  # (cooked, raw) of each Decoded slot
         self._index: dict[tuple[str, str], int] = {}
         self.hoisted: list[ast.Call] = []  # the Interpolation(...) calls the prologue builds
+        self._placed: list[tuple[list[ast.expr], int, ast.Call]] = []  # where each was taken from
         self._pending: list[ast.Call] = []  # this tag string's Interpolation(...) calls
         self._bound: dict[int, frozenset[str]] = {}  # id(function node) -> _bound_names
 
@@ -251,6 +256,7 @@ class RuntimeEmitter(Emitter):
                 if id(arg) in hoisted:
                     assert isinstance(arg, ast.Call)
                     self.hoisted.append(arg)
+                    self._placed.append((args, index, arg))
                     name = ast.Name(hoisted_name(len(self.hoisted), self.salt), _LOAD)
                     args[index] = located(name, (arg.lineno, arg.col_offset, arg.end_lineno or 0,
                                                  arg.end_col_offset or 0))
@@ -292,12 +298,30 @@ class RuntimeEmitter(Emitter):
         return [call for call, names in reads if bound.isdisjoint(names)]
 
     def finish(self, tree: ast.AST) -> ast.AST:
+        if isinstance(tree, ast.Module) and tree.body and tree.body[0].lineno == 1 and isinstance(
+            tree.body[0], _BRANCHING
+        ):
+            self.unhoist()
         if isinstance(tree, (ast.Module, ast.Interactive)):
             at = prologue_index(tree.body) if isinstance(tree, ast.Module) else 0
             tree.body[at:at] = self.prologue()
         elif isinstance(tree, ast.Expression):
             tree.body = self.eval_table(tree.body)
         return tree
+
+    def unhoist(self) -> None:
+        """Put every hoisted ``Interpolation`` call back in its tag string.
+
+        A hoisted lambda is made on line 1 and, before Python 3.13, returns on
+        line 1: coverage records its run as the arcs ``N -> 1`` and ``1 -> exit``
+        of the module.  Harmless where line 1 is a docstring, a comment or an
+        import; where it opens a loop or an ``if`` those are real branches,
+        which would then show as taken.  Such modules (a script that starts
+        with ``while True:``) are rare: they go without the optimisation."""
+        for args, index, call in self._placed:
+            args[index] = call
+        self.hoisted.clear()
+        self._placed.clear()
 
     def prologue(self) -> list[ast.stmt]:
         """``from tagstr_runtime._rt import table as __tagstr__``, then

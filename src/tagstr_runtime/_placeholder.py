@@ -148,7 +148,7 @@ def placeholder_text(text: str, tags: Iterable[TagString], chained: set[int] | N
 # -- the mask ------------------------------------------------------------------------
 
 
-def mask_text(text: str, tags: Iterable[TagString]) -> str:
+def mask_text(text: str, tags: Iterable[TagString], *, keep_names: bool = True) -> str:
     """``text`` with each (outermost) tag string masked as a plain string literal.
 
     Every line keeps its length in characters, so the tokens of everything
@@ -159,8 +159,14 @@ def mask_text(text: str, tags: Iterable[TagString]) -> str:
     triple-quoted literal without the name.  Quotes of the other kind than the
     delimiter stay (``html"{d['k']}"`` -> ``html"xx'x'xx"``): a tool checking
     quote style (flake8-quotes) sees why the string has the quotes it has.
+
+    ``keep_names=False`` masks the name too: each tag string becomes one
+    string literal, so the masked text also *parses* (a reader that runs
+    ``ast.parse`` beside its tokenizer, as coverage's HTML report does, needs
+    that; ``NAME STRING`` is a syntax error).
     """
-    return splice(text, tags, _tag_span, lambda tag: _mask(text, tag))
+    mask = _mask if keep_names else _mask_whole
+    return splice(text, tags, _tag_span, lambda tag: mask(text, tag))
 
 
 def _mask(text: str, tag: TagString) -> str:
@@ -180,3 +186,19 @@ def _mask(text: str, tag: TagString) -> str:
         "x" * (len(lines[-1]) - 3) + '"""'
     ]
     return "\n".join(lines)
+
+
+def _mask_whole(text: str, tag: TagString) -> str:
+    """The tag string, name included, as one plain literal in its own quote character
+    (the one its context, e.g. a 3.11 f-string field, allows)."""
+    lines = text[tag.span.start : tag.span.end].split("\n")
+    q = tag.quote[0]
+    if len(tag.quote) == 1 and len(lines) == 1:
+        return q + "x" * (len(lines[0]) - 2) + q
+    if len(tag.quote) == 1 and all(lines[1:-1]):  # continued by backslashes, as _mask does
+        middle = ["x" * (len(line) - 1) + "\\" for line in lines[1:-1]]
+        return "\n".join([q + "x" * (len(lines[0]) - 2) + "\\", *middle, "x" * (len(lines[-1]) - 1) + q])
+    if len(lines[0]) < 3 or len(lines[-1]) < 3:  # no room for the triple quotes
+        return text[tag.span.start : tag.span.end]
+    body = [q * 3 + "x" * (len(lines[0]) - 3)] + ["x" * len(line) for line in lines[1:-1]]
+    return "\n".join([*body, "x" * (len(lines[-1]) - 3) + q * 3])

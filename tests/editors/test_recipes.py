@@ -59,7 +59,7 @@ def run(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.
 
 def test_every_recipe_is_tested() -> None:
     assert set(recipes()) == {"pyproject.toml", "mypy.ini", "setup.cfg", "tox.ini", ".flake8",
-                              ".pre-commit-config.yaml", "pytest.ini", "ipython_config.py"}
+                              ".pre-commit-config.yaml", "pytest.ini", "ipython_config.py", ".coveragerc"}
 
 
 @pytest.mark.parametrize("name", ["pyproject.toml", "mypy.ini", "setup.cfg"])
@@ -82,6 +82,20 @@ def test_flake8_recipes(tmp_path: Path, name: str) -> None:
     assert proc.stdout.splitlines() == ["./bad.py:10:17: F821 undefined name 'undefined_name'"], (
         proc.stdout + proc.stderr
     )
+
+
+def test_coverage_recipe(tmp_path: Path) -> None:
+    """Without the plugin the report stops at the first tag-string module."""
+    pytest.importorskip("coverage")
+    work = project(tmp_path, ".coveragerc")
+    (work / "use.py").write_text("import tagstr_runtime\n\ntagstr_runtime.install()\nimport bad, greet\n")
+    run(sys.executable, "-m", "coverage", "run", "--source=.", "use.py", cwd=work).check_returncode()
+    proc = run(sys.executable, "-m", "coverage", "report", cwd=work)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = {line.split()[0]: line.split()[1:] for line in proc.stdout.splitlines() if ".py " in line}
+    assert rows["bad.py"][:2] == ["6", "0"], proc.stdout  # statements, missed: all of it ran
+    assert rows["greet.py"][1] != rows["greet.py"][0], proc.stdout  # imported: some lines ran
+    assert rows["sql.py"][1] == rows["sql.py"][0], proc.stdout  # never imported, still reported
 
 
 @pytest.mark.slow  # pre-commit builds its hook environments (pip installs)

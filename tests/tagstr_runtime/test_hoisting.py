@@ -134,6 +134,18 @@ def test_same_module_runs_identically_hoisted_or_not() -> None:
     assert results[0][-2][2][0] == "changed"
 
 
+@pytest.mark.parametrize("opening", ["while True:\n", "if name:\n", "for _ in 'x':\n", "with open(__file__):\n"])
+def test_a_module_opening_a_block_on_line_1_hoists_nothing(opening: str) -> None:
+    """Hoisted lambdas are made (and, before 3.13, return) on line 1: there they
+    would read as runs of that block's branches to a line tracer (coverage)."""
+    src = opening + "    def tag(*args): return args\n    r = tag'{len}'\n"
+    if opening.startswith("while"):
+        src += "    break\n"
+    tree = Desugaring(src, "<h>", "exec", emitter=RuntimeEmitter()).tree
+    assert "_h1__" not in ast.unparse(tree)
+    assert "_h1__" in ast.unparse(Desugaring("\n" + src, "<h>", "exec", emitter=RuntimeEmitter()).tree)
+
+
 def test_eval_mode_and_no_hoist_build_nothing_extra() -> None:
     tree = Desugaring(PRELUDE + "r = tag'{name}'\n", "<h>", "exec",
                       emitter=RuntimeEmitter(hoist=False)).tree
