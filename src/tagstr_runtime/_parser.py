@@ -32,7 +32,7 @@ from tagstr_runtime._escapes import BadEscape, cook_checked
 from tagstr_runtime._model import Field, Literal, Part, Span, TagString
 from tagstr_runtime._source import SourceText
 
-__all__ = ["CompileWarning", "ParseResult", "parse"]
+__all__ = ["Broken", "CompileWarning", "ParseResult", "parse", "scan"]
 
 # Leading blanks are folded into the next token: one match per token, not two.
 _TOKEN = re.compile(
@@ -101,6 +101,8 @@ KEYWORDS_BEFORE_STRING = frozenset(
 HARD_KEYWORDS = frozenset(keyword.kwlist)
 
 _TOP, _FIELD, _LINE = 0, 1, 2
+# Errors about a name glued to a quote that cannot make it a tag string.
+_NOT_A_TAG = frozenset([ErrorKind.KEYWORD_TAG, ErrorKind.DOTTED_TAG, ErrorKind.CONCATENATION])
 
 
 def _match_end(pattern: re.Pattern[str], text: str, pos: int) -> int:
@@ -132,6 +134,20 @@ class ParseResult(NamedTuple):
     fstrings: bool = False
 
 
+class Broken(NamedTuple):
+    """A malformed tag string, and what is needed to tell whether it is the first error.
+
+    ``start``: where the outermost tag string holding the error starts (or
+    the name that cannot be a tag); ``before``: the complete outermost tag
+    strings before it.  CPython's parse of the text up to ``start`` says
+    whether the source breaks earlier (``_first_error``).
+    """
+
+    error: TagSyntaxError
+    start: int
+    before: tuple[TagString, ...]
+
+
 class _Abort(Exception):
     """Broken non-tag code: stop scanning, CPython will report it."""
 
@@ -149,6 +165,20 @@ def parse(
     (Python 3.14+, SPEC 1.4); defaults to the running Python.
     Raises ``TagSyntaxError`` for every malformed tag string (SPEC 5).
     """
+    result = scan(text, filename, template_strings=template_strings, source=source)
+    if isinstance(result, Broken):
+        raise result.error
+    return result
+
+
+def scan(
+    text: str,
+    filename: str = "<unknown>",
+    *,
+    template_strings: bool | None = None,
+    source: SourceText | None = None,
+) -> ParseResult | Broken:
+    """``parse``, returning a malformed tag string as a ``Broken`` rather than raising it."""
     if template_strings is None:
         template_strings = sys.version_info >= (3, 14)
     lexer = _Lexer(text, filename, template_strings, source or SourceText(text))
@@ -158,6 +188,9 @@ def parse(
         lexer.scan_code(0, found, _TOP)
     except _Abort:
         complete = False
+    except TagSyntaxError as exc:
+        start = lexer.broken_at
+        return Broken(exc, start, tuple(tag for tag in found if tag.span.end <= start))
     return ParseResult(tuple(found), tuple(lexer.warnings), complete, lexer.fstrings)
 
 
@@ -172,6 +205,8 @@ class _Lexer:
         self.prefixes = STRING_PREFIXES | TEMPLATE_PREFIXES if template_strings else STRING_PREFIXES
         self.warnings: list[CompileWarning] = []
         self.in_tag = 0
+        self.outer_tag = -1  # start of the outermost tag string being scanned
+        self.broken_at = -1  # see Broken.start, for the last error raised
         self.nesting = 0
         self.unterminated_at = -1  # start of the last literal reported unterminated
         self.fstrings = False  # a standard f-string was seen
@@ -179,7 +214,11 @@ class _Lexer:
     # -- errors -----------------------------------------------------------------
 
     def fail(self, message: str, start: int, end: int | None = None) -> NoReturn:
-        raise error_at(self.source, self.filename, message, start, end)
+        raise self.error(message, start, end)
+
+    def error(self, message: str, start: int, end: int | None = None) -> TagSyntaxError:
+        self.broken_at = self.outer_tag if self.in_tag else start
+        return error_at(self.source, self.filename, message, start, end)
 
     def fail_standard(self, message: str, start: int, end: int | None = None) -> NoReturn:
         """Broken standard code: ours to report only inside a tag string."""
@@ -188,7 +227,9 @@ class _Lexer:
         raise _Abort
 
     def detected_line(self, offset: int) -> int:
-        return self.source.line_of(min(offset, self.n))
+        """The line CPython names in "(detected at line N)": at the end of the text,
+        the last line it read (a final newline does not start another)."""
+        return self.source.line_of(min(offset, self.n - 1))
 
     # -- code -------------------------------------------------------------------
 
@@ -228,7 +269,7 @@ class _Lexer:
             m = match(s, pos)
             if m is None:  # end of text
                 if mode == _FIELD:
-                    self.fail(E.EXPECTING_CLOSE, field_start)
+                    self.fail_standard(E.EXPECTING_CLOSE, field_start)
                 return pos, first, last_end, last_text
             kind = m.lastgroup
             start = m.start(kind)  # type: ignore[arg-type]
@@ -252,7 +293,7 @@ class _Lexer:
                 if kind == "close":
                     if s[start] == "}":
                         return start, first, last_end, last_text
-                    self.fail(E.UNMATCHED.format(s[start]), start)
+                    self.fail_standard(E.UNMATCHED.format(s[start]), start)
                 if kind == "op":
                     text = s[start:end]
                     if text == "!" or text == "=" or text[0] == ":":
@@ -301,16 +342,22 @@ class _Lexer:
 
         If that literal is never closed, the user most likely forgot a ``}``
         (``tag"{x"``): say so, as CPython does, rather than report the literal
-        the quote happens to open.  In a standard f-string's field that is
-        CPython's error to report (``f"{x"``), in its own words.
+        the quote happens to open.  In a standard f-string's field that reading
+        is ours alone (before Python 3.12 the quote ends the f-string): a
+        literal never closed there, or a name glued to the quote that cannot
+        be a tag (``f"{obj.attr"``, ``f"{None"``, ``f"{a" "b"``), is a typo in
+        an f-string, CPython's to report in its own words.
         """
         try:
             yield
         except TagSyntaxError as exc:
-            if exc.kind is ErrorKind.UNTERMINATED and self.unterminated_at == start:
-                if not self.in_tag:
+            unterminated = exc.kind is ErrorKind.UNTERMINATED and self.unterminated_at == start
+            if not self.in_tag:
+                if unterminated or exc.kind in _NOT_A_TAG:
                     raise _Abort from None
-                raise error_at(self.source, self.filename, E.EXPECTING_CLOSE, quote_pos) from None
+                raise
+            if unterminated:
+                raise self.error(E.EXPECTING_CLOSE, quote_pos) from None
             raise
 
     def name_before_quote(
@@ -408,6 +455,8 @@ class _Lexer:
         q = s[quote_pos]
         quote = q * 3 if s.startswith(q * 3, quote_pos) else q
         body = quote_pos + len(quote)
+        if not self.in_tag:
+            self.outer_tag = start
         self.in_tag += 1
         try:
             end, parts = self.body(body, quote, True, True, [], start)
@@ -431,7 +480,7 @@ class _Lexer:
         nested in the fields of a standard f-string.
         """
         if self.nesting >= MAX_NESTING:
-            self.fail(E.TOO_DEEP, start)
+            self.fail_standard(E.TOO_DEEP, start)
         self.nesting += 1
         try:
             return self._body(pos, quote, raw, is_tag, found, start)

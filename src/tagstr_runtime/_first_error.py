@@ -1,0 +1,86 @@
+"""The error a source with a malformed tag string reports: the first one in source order.
+
+The lexer stops at the first malformed tag string, but the code before it may
+be broken too (``def f(:`` on line 1, a typo in a tag string on line 5), and
+CPython, stock tools and the same file without that tag string all report
+line 1.  CPython cannot read the source itself (every tag string is a syntax
+error to it), so it reads two stand-ins, both with the complete tag strings
+before the broken one as their placeholders (same lines, same UTF-8 columns):
+
+* the *cut*: the text up to the broken tag string, its name (an atom) in its place;
+* the *raw*: the whole text, the broken tag string's name turned into the
+  prefix ``r``: a tag string's text reads as a raw string up to its closing quote.
+
+Each makes errors of its own after the cut (brackets left open; a raw string
+that ends early), and these can land before it (``'(' was never closed``,
+``expected 'else' after 'if' expression``), but seldom the same error in both.
+An error both report, before the broken tag string, does not depend on how
+the tag string goes on: that one comes first.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+from tagstr_runtime._cpython import compile_text, restore
+from tagstr_runtime._parser import Broken
+from tagstr_runtime._placeholder import placeholder_text
+from tagstr_runtime._source import SourceText
+
+__all__ = ["first_error", "raw_stand_in"]
+
+_NAME_BEFORE_QUOTE = re.compile(r"[^\W\d]\w*(?=['\"])")
+
+
+def first_error(
+    broken: Broken,
+    source: SourceText,
+    filename: str,
+    mode: str,
+    flags: int,
+    feature_version: tuple[int, int] | None,
+) -> SyntaxError:
+    """CPython's error before the broken tag string if the source has one, else the tag string's."""
+    text = source.text
+    before = placeholder_text(text[: broken.start], broken.before)
+    name = _NAME_BEFORE_QUOTE.match(text, broken.start)
+    cut = _error(before + (name.group() if name else '""'), filename, mode, flags, feature_version)
+    if cut is None:
+        return broken.error
+    raw = raw_stand_in(text, broken)
+    whole = _error(raw, filename, mode, flags, feature_version)
+    if whole is None or (whole.msg, whole.lineno, whole.offset) != (cut.msg, cut.lineno, cut.offset):
+        return broken.error
+    found = restore(whole, raw, source, broken.before)
+    start = source.pos(broken.start)
+    if found.lineno is None or found.offset is None:
+        return broken.error
+    if (found.lineno, found.offset - 1) >= (start.line, start.col_char):
+        return broken.error
+    return found
+
+
+def raw_stand_in(text: str, broken: Broken) -> str:
+    """The whole text for CPython: placeholders before the broken tag string, a raw string for it."""
+    stand_in = placeholder_text(text, broken.before)
+    offset = len(stand_in) - len(text) + broken.start  # placeholders change no length after them
+    name = _NAME_BEFORE_QUOTE.match(stand_in, offset)
+    if name is None:
+        return stand_in
+    prefix = " " * (len(name.group().encode("utf-8")) - 1) + "r"
+    return stand_in[:offset] + prefix + stand_in[name.end() :]
+
+
+def _error(
+    text: str, filename: str, mode: str, flags: int, feature_version: tuple[int, int] | None
+) -> SyntaxError | None:
+    try:
+        with warnings.catch_warnings():  # the warnings of a stand-in are not the source's
+            warnings.simplefilter("ignore")
+            compile_text(text, filename, mode, flags, feature_version)
+    except SyntaxError as exc:
+        return exc
+    except (MemoryError, RecursionError):  # too deep for CPython: no earlier error to tell
+        return None
+    return None
