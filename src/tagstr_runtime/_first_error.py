@@ -24,11 +24,11 @@ import re
 import warnings
 
 from tagstr_runtime._cpython import compile_text, restore
-from tagstr_runtime._parser import Broken
+from tagstr_runtime._parser import Broken, scan
 from tagstr_runtime._placeholder import placeholder_text
 from tagstr_runtime._source import SourceText
 
-__all__ = ["first_error", "raw_stand_in"]
+__all__ = ["first_error", "raw_stand_in", "stand_in_text"]
 
 _NAME_BEFORE_QUOTE = re.compile(r"[^\W\d]\w*(?=['\"])")
 
@@ -70,6 +70,23 @@ def raw_stand_in(text: str, broken: Broken) -> str:
         return stand_in
     prefix = " " * (len(name.group().encode("utf-8")) - 1) + "r"
     return stand_in[:offset] + prefix + stand_in[name.end() :]
+
+
+def stand_in_text(
+    text: str, filename: str = "<unknown>", *, template_strings: bool | None = None
+) -> str | None:
+    """The text a stock parser reads to report a standard error of ``text`` where CPython does.
+
+    Each tag string a placeholder; with a malformed one, the placeholders
+    before it and the raw stand-in from there (``raw_stand_in``).  None if
+    ``text`` has no tag string: the stock parser reads ``text`` itself.
+    """
+    scanned = scan(text, filename, template_strings=template_strings)
+    if isinstance(scanned, Broken):
+        return raw_stand_in(text, scanned)
+    if not scanned.tag_strings:
+        return None
+    return placeholder_text(text, scanned.tag_strings)
 
 
 def _error(

@@ -101,8 +101,6 @@ KEYWORDS_BEFORE_STRING = frozenset(
 HARD_KEYWORDS = frozenset(keyword.kwlist)
 
 _TOP, _FIELD, _LINE = 0, 1, 2
-# Errors about a name glued to a quote that cannot make it a tag string.
-_NOT_A_TAG = frozenset([ErrorKind.KEYWORD_TAG, ErrorKind.DOTTED_TAG, ErrorKind.CONCATENATION])
 
 
 def _match_end(pattern: re.Pattern[str], text: str, pos: int) -> int:
@@ -342,21 +340,13 @@ class _Lexer:
 
         If that literal is never closed, the user most likely forgot a ``}``
         (``tag"{x"``): say so, as CPython does, rather than report the literal
-        the quote happens to open.  In a standard f-string's field that reading
-        is ours alone (before Python 3.12 the quote ends the f-string): a
-        literal never closed there, or a name glued to the quote that cannot
-        be a tag (``f"{obj.attr"``, ``f"{None"``, ``f"{a" "b"``), is a typo in
-        an f-string, CPython's to report in its own words.
+        the quote happens to open.  (In a standard f-string's field every error
+        is CPython's to report: see ``fstring``.)
         """
         try:
             yield
         except TagSyntaxError as exc:
-            unterminated = exc.kind is ErrorKind.UNTERMINATED and self.unterminated_at == start
-            if not self.in_tag:
-                if unterminated or exc.kind in _NOT_A_TAG:
-                    raise _Abort from None
-                raise
-            if unterminated:
+            if exc.kind is ErrorKind.UNTERMINATED and self.unterminated_at == start:
                 raise self.error(E.EXPECTING_CLOSE, quote_pos) from None
             raise
 
@@ -433,14 +423,33 @@ class _Lexer:
         body = quote_pos + len(quote)
         if "f" in prefix or "t" in prefix:
             self.fstrings = self.fstrings or "f" in prefix
-            end, _ = self.body(body, quote, "r" in prefix, False, found, start)
-            return end
+            return self.fstring(body, quote, "r" in prefix, found, start)
         m = _PLAIN_END[quote].match(s, body)
         if m is None:
             self.unterminated_at = start
             message = E.UNTERMINATED_TRIPLE_STRING if len(quote) == 3 else E.UNTERMINATED_STRING
             self.fail_standard(message.format(self.detected_line(self._line_end(body, quote))), start)
         return m.end()
+
+    def fstring(self, body: int, quote: str, raw: bool, found: list[TagString], start: int) -> int:
+        """An f-string (or t-string), after its opening quote; returns the offset after it.
+
+        Outside any tag string, an error anywhere in it is CPython's to report,
+        tag strings in its fields included: a malformed "tag string" there is
+        nearly always a typo in the f-string (``f"{name'}"``, ``f"{obj.attr"``,
+        ``f"{a" "b"``: before Python 3.12 a quote inside a field even ends the
+        f-string), and a file with none but such typos must get CPython's own
+        error.  The tag strings found in it go too: CPython reads the f-string
+        as written.
+        """
+        if self.in_tag:
+            return self.body(body, quote, raw, False, found, start)[0]
+        mark = len(found)
+        try:
+            return self.body(body, quote, raw, False, found, start)[0]
+        except (TagSyntaxError, _Abort):
+            del found[mark:]
+            raise _Abort from None
 
     def _line_end(self, pos: int, quote: str) -> int:
         if len(quote) == 3:
