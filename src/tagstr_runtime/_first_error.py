@@ -5,17 +5,20 @@ be broken too (``def f(:`` on line 1, a typo in a tag string on line 5), and
 CPython, stock tools and the same file without that tag string all report
 line 1.  CPython cannot read the source itself (every tag string is a syntax
 error to it), so it reads two stand-ins, both with the complete tag strings
-before the broken one as their placeholders (same lines, same UTF-8 columns):
+before the broken one as their placeholders (same lines, same UTF-8 columns),
+and the broken one's name (an atom) where it starts:
 
-* the *cut*: the text up to the broken tag string, its name (an atom) in its place;
-* the *raw*: the whole text, the broken tag string's name turned into the
-  prefix ``r``: a tag string's text reads as a raw string up to its closing quote.
+* the *cut*: nothing after that name;
+* the *continued*: the rest of the text after it, the tag string read as a
+  raw string (``html"{a!x}"`` -> ``   r"{a!x}"``: a tag string's text is a raw
+  string's up to the closing quote), or, if it is never closed, without the
+  rest of its line (the source goes on on the next one).
 
-Each makes errors of its own after the cut (brackets left open; a raw string
-that ends early), and these can land before it (``'(' was never closed``,
-``expected 'else' after 'if' expression``), but seldom the same error in both.
-An error both report, before the broken tag string, does not depend on how
-the tag string goes on: that one comes first.
+Each makes errors of its own after the name (brackets the cut leaves open; a
+raw string that ends early), which CPython may report at an earlier place
+(``'(' was never closed``, ``expected 'else' after 'if' expression``), but
+seldom the same error in both.  An error both report, before the broken tag
+string, does not depend on how the tag string goes on: that one comes first.
 """
 
 from __future__ import annotations
@@ -24,11 +27,12 @@ import re
 import warnings
 
 from tagstr_runtime._cpython import compile_text, restore
+from tagstr_runtime._errors import ErrorKind
 from tagstr_runtime._parser import Broken, scan
 from tagstr_runtime._placeholder import placeholder_text
 from tagstr_runtime._source import SourceText
 
-__all__ = ["first_error", "raw_stand_in", "stand_in_text"]
+__all__ = ["continued_stand_in", "first_error", "stand_in_text"]
 
 _NAME_BEFORE_QUOTE = re.compile(r"[^\W\d]\w*(?=['\"])")
 
@@ -43,16 +47,14 @@ def first_error(
 ) -> SyntaxError:
     """CPython's error before the broken tag string if the source has one, else the tag string's."""
     text = source.text
-    before = placeholder_text(text[: broken.start], broken.before)
-    name = _NAME_BEFORE_QUOTE.match(text, broken.start)
-    cut = _error(before + (name.group() if name else '""'), filename, mode, flags, feature_version)
+    cut = _error(_head(text, broken), filename, mode, flags, feature_version)
     if cut is None:
         return broken.error
-    raw = raw_stand_in(text, broken)
-    whole = _error(raw, filename, mode, flags, feature_version)
+    continued = continued_stand_in(text, broken)
+    whole = _error(continued, filename, mode, flags, feature_version)
     if whole is None or (whole.msg, whole.lineno, whole.offset) != (cut.msg, cut.lineno, cut.offset):
         return broken.error
-    found = restore(whole, raw, source, broken.before)
+    found = restore(whole, continued, source, broken.before)
     start = source.pos(broken.start)
     if found.lineno is None or found.offset is None:
         return broken.error
@@ -61,15 +63,24 @@ def first_error(
     return found
 
 
-def raw_stand_in(text: str, broken: Broken) -> str:
-    """The whole text for CPython: placeholders before the broken tag string, a raw string for it."""
-    stand_in = placeholder_text(text, broken.before)
-    offset = len(stand_in) - len(text) + broken.start  # placeholders change no length after them
-    name = _NAME_BEFORE_QUOTE.match(stand_in, offset)
+def _head(text: str, broken: Broken) -> str:
+    """The text before the broken tag string (placeholders for the tag strings there) and its name."""
+    name = _NAME_BEFORE_QUOTE.match(text, broken.start)
+    atom = name.group() if name else '""'  # or the string that a tag string is glued to
+    return placeholder_text(text[: broken.start], broken.before) + atom
+
+
+def continued_stand_in(text: str, broken: Broken) -> str:
+    """The whole text for CPython, the broken tag string a raw string or, unterminated, cut off."""
+    if broken.error.kind is ErrorKind.UNTERMINATED:
+        newline = text.find("\n", broken.start)
+        return _head(text, broken) + ("" if newline < 0 else text[newline:])
+    name = _NAME_BEFORE_QUOTE.match(text, broken.start)
+    before = placeholder_text(text[: broken.start], broken.before)
     if name is None:
-        return stand_in
+        return before + text[broken.start :]
     prefix = " " * (len(name.group().encode("utf-8")) - 1) + "r"
-    return stand_in[:offset] + prefix + stand_in[name.end() :]
+    return before + prefix + text[name.end() :]
 
 
 def stand_in_text(
@@ -78,12 +89,12 @@ def stand_in_text(
     """The text a stock parser reads to report a standard error of ``text`` where CPython does.
 
     Each tag string a placeholder; with a malformed one, the placeholders
-    before it and the raw stand-in from there (``raw_stand_in``).  None if
-    ``text`` has no tag string: the stock parser reads ``text`` itself.
+    before it and the continued stand-in from there (``continued_stand_in``).
+    None if ``text`` has no tag string: the stock parser reads ``text`` itself.
     """
     scanned = scan(text, filename, template_strings=template_strings)
     if isinstance(scanned, Broken):
-        return raw_stand_in(text, scanned)
+        return continued_stand_in(text, scanned)
     if not scanned.tag_strings:
         return None
     return placeholder_text(text, scanned.tag_strings)
