@@ -109,6 +109,8 @@ def _error(
             compile_text(text, filename, mode, flags, feature_version)
     except SyntaxError as exc:
         return exc
-    except (MemoryError, RecursionError):  # too deep for CPython: no earlier error to tell
+    except (MemoryError, RecursionError, ValueError):
+        # too deep for CPython, or its bug (3.12.1: ValueError for f"{x:{w=}}"):
+        # no earlier error to tell
         return None
     return None
