@@ -164,14 +164,14 @@ def _standard_error(
     args: Any,
     kwargs: dict[str, Any],
 ) -> Any:
-    """A standard syntax error in a file that may have tag strings."""
-    from tagstr_runtime.frontend import parse, placeholder_text
+    """A standard syntax error in a file that may have tag strings (before a malformed one, too)."""
+    from tagstr_runtime.frontend import stand_in_text
 
     assert _native_parse is not None
-    tags = parse(text, fnam, template_strings=version >= (3, 14)).tag_strings
-    if not tags:
+    stand_in = stand_in_text(text, fnam, template_strings=version >= (3, 14))
+    if stand_in is None:
         return result
-    native = _native_parse(fnam, placeholder_text(text, tags), *args, **kwargs)
+    native = _native_parse(fnam, stand_in, *args, **kwargs)
     if _blocking(native[1]):  # stock mypy's error, at its place, without the tag strings in the way
         return native
     # Only the running interpreter rejects it: tag-string files go through its parser.
