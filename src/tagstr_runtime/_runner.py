@@ -30,6 +30,7 @@ USAGE = """\
 usage: python -m tagstr_runtime [-c cmd | -m mod | file | -] [arg] ...
        python -m tagstr_runtime --desugar file
        python -m tagstr_runtime --compile path ...
+       python -m tagstr_runtime doctor [--json] [path]
 Run Python code that uses tag strings (PEP 750 draft) as `python` would run it.
 
 file           run the script (a directory or zip file: its __main__.py)
@@ -39,6 +40,9 @@ file           run the script (a directory or zip file: its __main__.py)
 --desugar file print the file's desugared plain-Python text (- reads stdin)
 --compile path ...  write the import hook's cache of every module with tag
                strings in these files and folders (what compileall cannot)
+doctor         check that tag strings work here (hook, cache, mypy, flake8,
+               pytest, coverage...), each problem with its fix; a script
+               named doctor runs as ./doctor or -- doctor
 -h, --help     show this help and exit
 -V, --version  show the tagstr_runtime and Python versions and exit
 With no arguments: an interactive console (a script on stdin if not a terminal).
@@ -50,7 +54,7 @@ _TRY_HELP = "Try `python -m tagstr_runtime -h' for more information."
 class _Command(NamedTuple):
     """What the command line asks for; ``target`` is the file, code or module."""
 
-    kind: str  # script | code | module | stdin | console | desugar | compile | help | version
+    kind: str  # script | code | module | stdin | console | desugar | compile | doctor | help | version
     target: str
     args: list[str]
 
@@ -62,6 +66,8 @@ class _UsageError(Exception):
 def _parse(argv: Sequence[str]) -> _Command:
     """Python's own option syntax: options end at the first non-option."""
     args = list(argv)
+    if args[:1] == ["doctor"]:  # a command, not a script: a file named doctor runs as ./doctor
+        return _Command("doctor", "", args[1:])
     index = 0
     while index < len(args):
         arg = args[index]
@@ -130,6 +136,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tagstr_runtime._precompile import compile_tree
 
         return compile_tree([command.target, *command.args])
+    if command.kind == "doctor":
+        from tagstr_runtime._doctor import main as doctor
+
+        return doctor(command.args)
 
     from tagstr_runtime import _compile_hook
     from tagstr_runtime._importhook import install
