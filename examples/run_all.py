@@ -14,8 +14,10 @@ EXAMPLES = ("greet", "html", "sql", "sh", "lazylog", "decimal_literal", "delayed
 
 
 def main() -> int:
-    for name in EXAMPLES:
-        print(f"\n=== python -m tagstr_runtime examples/{name}.py ===", flush=True)
+    for index, name in enumerate(EXAMPLES):
+        if index:
+            print()
+        print(f"=== python -m tagstr_runtime examples/{name}.py ===", flush=True)
         done = subprocess.run([sys.executable, "-m", "tagstr_runtime", str(HERE / f"{name}.py")])
         if done.returncode:
             return done.returncode
