@@ -94,9 +94,10 @@ def formatters() -> Finding | None:
     installed = [f"{name} {v}" for name in ("black", "ruff") if (v := version(name))]
     if not installed:
         return None
-    from tagstr_runtime._runner import USAGE
+    import importlib.util
 
-    if "--format" in USAGE:
+    # the runner's --format / --ruff-check wrappers, where this version has them
+    if importlib.util.find_spec("tagstr_runtime._format_tool") is not None:
         fix = "python -m tagstr_runtime --format PATH (and --ruff-check PATH) instead of calling them directly"
     else:
         fix = "exclude the modules with tag strings from them (docs/troubleshooting.md)"
