@@ -538,6 +538,34 @@ def test_pytest_plugin_autoload_disabled(place: Place) -> None:
     assert finding["fix"] == "add -p tagstr_runtime._pytest_plugin to pytest's addopts"
 
 
+@pytest.mark.subprocess
+def test_integrations_quiet_without_their_tools(place: Place, bare_python: Path, tmp_path: Path) -> None:
+    report = doctor(place, python=str(bare_python), PYTHONPATH=str(copy_packages(tmp_path / "pkgs", pth=False)))
+    assert "pyright" not in report.checks() and "formatters" not in report.checks()
+    assert report.finding("ipython") == {"check": "ipython", "status": "note", "message": "not installed", "fix": None}
+
+
+@pytest.mark.subprocess
+def test_integrations_seen_through_their_metadata_and_configuration(
+    place: Place, bare_python: Path, tmp_path: Path
+) -> None:
+    site = site_packages(bare_python)
+    for name, version in (("ipython", "9.0.0"), ("black", "25.1.0"), ("ruff", "0.9.0")):
+        stub_distribution(site, name, version)
+    place.write("pyrightconfig.json", "{}\n")
+    profile = place.home / "ipy" / "profile_default" / "ipython_config.py"
+    profile.parent.mkdir(parents=True)
+    profile.write_text("c.InteractiveShellApp.extensions = ['tagstr_runtime']\n", encoding="utf-8")
+    report = doctor(place, python=str(bare_python), PYTHONPATH=str(copy_packages(tmp_path / "pkgs", pth=False)),
+                    IPYTHONDIR=str(place.home / "ipy"))
+    assert report.finding("ipython") == {"check": "ipython", "status": "ok", "fix": None,
+                                         "message": f"IPython 9.0.0 loads tagstr_runtime at start-up ({profile})"}
+    assert report.finding("pyright")["fix"].startswith("python -m tagstr_mypy.stubgen ")
+    formatters = report.finding("formatters")
+    assert formatters["message"] == "black 25.1.0, ruff 0.9.0: they cannot parse files with tag strings"
+    assert formatters["status"] == "note"
+
+
 # -- Python versions, the command line ---------------------------------------------------
 
 
