@@ -20,6 +20,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import NamedTuple
 
@@ -61,12 +62,10 @@ def expected_diagnostics(python: tuple[int, int] = (sys.version_info[0], sys.ver
     return found
 
 
-def run(tool: str, args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+def run(tool: str, args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     """Run ``python -m tool args`` in ``cwd`` and show its output under a header."""
     where = "" if cwd == ROOT else f"(in {cwd.relative_to(ROOT).as_posix()}) "
     print(f"\n=== {where}{tool} {' '.join(args)} ===", flush=True)
-    env = dict(os.environ)
-    env.setdefault("MYPY_CACHE_DIR", str(ROOT / ".mypy_cache"))  # one cache for every run below
     done = subprocess.run(
         [sys.executable, "-m", tool, *args], cwd=cwd, env=env, stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT, text=True,
@@ -84,21 +83,31 @@ def reported(tool: str, output: str) -> set[Diagnostic]:
     }
 
 
+def check(env: dict[str, str]) -> set[Diagnostic] | None:
+    """The diagnostics on the mistakes, or ``None`` if the examples do not check clean."""
+    clean = [
+        run("mypy", ["--strict", "--config-file", "examples/mypy.ini", "examples"], ROOT, env),
+        run("flake8", ["examples"], ROOT, env),
+    ]
+    if any(done.returncode for done in clean):
+        return None
+    actual: set[Diagnostic] = set()
+    for name in MISTAKE_FILES:
+        actual |= reported("mypy", run("mypy", [name], MISTAKES, env).stdout)
+    return actual | reported("flake8", run("flake8", list(MISTAKE_FILES), MISTAKES, env).stdout)
+
+
 def main() -> int:
     status = run_all.main()
     if status:
         return status
-    clean = [
-        run("mypy", ["--strict", "--config-file", "examples/mypy.ini", "examples"], ROOT),
-        run("flake8", ["examples"], ROOT),
-    ]
-    if any(done.returncode for done in clean):
+    # One mypy cache for the runs below, new each time: what the demo shows
+    # never depends on what another mypy run left behind.
+    with tempfile.TemporaryDirectory(prefix="tagstr-quickstart-") as cache:
+        actual = check(dict(os.environ, MYPY_CACHE_DIR=cache))
+    if actual is None:
         print("\nThe examples should check clean: is the project installed with its mypy and flake8 extras?")
         return 1
-    actual: set[Diagnostic] = set()
-    for name in MISTAKE_FILES:
-        actual |= reported("mypy", run("mypy", [name], MISTAKES).stdout)
-    actual |= reported("flake8", run("flake8", list(MISTAKE_FILES), MISTAKES).stdout)
     expected = expected_diagnostics()
     if actual == expected:
         print(f"\n=== {len(actual)} diagnostics, exactly the ones the comments in examples/mistakes/ expect ===")
