@@ -1,4 +1,4 @@
-"""Tag strings (PEP 750 draft, as ruled by SPEC.md) on stock CPython.
+"""Tag strings (PEP 750 draft, as ruled by docs/spec.md) on stock CPython.
 
 The public names are loaded lazily (PEP 562) so that the start-up hook
 installed by ``tagstr_autoload.pth`` costs next to nothing: importing this
