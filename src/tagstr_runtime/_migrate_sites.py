@@ -158,13 +158,25 @@ class _Migrator:
         yield from self.scope_flags(tag, fields)
         if any(span.start <= at < span.end for span in self.debug_spans):
             yield self.flag("MIG007", at)
-        nested_spec = any(isinstance(p, Field) for field in fields for p in field.spec or ())
-        if nested_spec and any(
-            isinstance(node, ast.Call) and self.scan.source.offset(node.lineno, node.col_offset) not in self.starts
-            for field in fields
-            for node, _ in self.scan.nodes_in(field.expr_span.start, field.expr_span.end)
-        ):
+        if self.order_matters(tag):
             yield self.flag("MIG008", at)
+
+    def order_matters(self, tag: TagString) -> bool:
+        """Whether a value written before a nested spec field runs after it here and before
+        it in a t-string (specs are formatted first, SPEC 4), and one of the two calls something."""
+        values = [p for p in tag.parts if isinstance(p, Field)]
+        specs = [f for value in values for f in value.fields()[1:]]
+        return any(
+            value.expr_span.start < spec.expr_span.start and (self.calls(value) or self.calls(spec))
+            for value in values
+            for spec in specs
+        )
+
+    def calls(self, field: Field) -> bool:
+        return any(
+            isinstance(node, ast.Call) and self.scan.source.offset(node.lineno, node.col_offset) not in self.starts
+            for node, _ in self.scan.nodes_in(field.expr_span.start, field.expr_span.end)
+        )
 
     def scope_flags(self, tag: TagString, fields: tuple[Field, ...]) -> Iterable[Flag]:
         scopes = self.scan.scopes_at.get(tag.span.start, ())
