@@ -57,7 +57,13 @@ class ModuleScan:
 
     def __init__(self, text: str, tags: tuple[TagString, ...], filename: str) -> None:
         self.source = SourceText(text)
-        self.tree = ast.parse(_analysable(text, tags, filename), filename)
+        analysable, swapped = _analysable(text, tags, filename)
+        try:
+            self.tree = ast.parse(analysable, filename)
+        except SyntaxError as exc:
+            if swapped and sys.version_info < (3, 12):
+                exc.msg = f"{exc.msg} (3.11 cannot read these t-strings: run the migration on Python 3.12+)"
+            raise
         self.scopes_at: dict[int, tuple[Scope, ...]] = {}  # tag-string start -> scopes, innermost last
         starts = {self.source.line_col_byte(t.span.start): t.span.start for top in tags for t in top.walk()}
         self.nodes: list[tuple[int, ast.AST, tuple[Scope, ...]]] = []  # (offset, node, scopes) by offset
@@ -230,14 +236,16 @@ def _inspected(node: ast.Name, parent: ast.AST | None) -> bool:
     return isinstance(parent, (ast.If, ast.While, ast.BoolOp, ast.UnaryOp, ast.Compare, ast.Assert, ast.IfExp))
 
 
-def _analysable(text: str, tags: tuple[TagString, ...], filename: str) -> str:
-    """The placeholder text; before 3.14 with each t-string's prefix swapped for f."""
+def _analysable(text: str, tags: tuple[TagString, ...], filename: str) -> tuple[str, bool]:
+    """The placeholder text; before 3.14 with each t-string's prefix swapped for f
+    (and whether there was one)."""
+    templates: list[TagString] = []
     if sys.version_info < (3, 14):
         templates = [t for t in parse(text, filename, template_strings=False).tag_strings for t in t.walk()
                      if t.tag.lower() in TEMPLATE_PREFIXES]
         templates.sort(key=lambda t: t.tag_span.start)
         text = splice(text, templates, lambda t: t.tag_span, lambda t: t.tag.replace("t", "f").replace("T", "F"))
-    return placeholder_text(text, tags)
+    return placeholder_text(text, tags), bool(templates)
 
 
 def scan(text: str, tags: tuple[TagString, ...], filename: str) -> ModuleScan:
