@@ -1,0 +1,175 @@
+"""``python -m tagstr_runtime --format``: black or ruff format on files with tag strings.
+
+Each tag string is a literal to a formatter: it is left exactly as written
+(prefix, quotes, contents) while everything around it is formatted as the
+tool formats it (``_stand_in``: the tool sees a string literal of the same
+width in its place).  A file without tag strings is handed to the tool
+untouched and gets exactly the tool's own result.  A file whose tag strings
+cannot be proven to come back whole is not formatted: it is reported and
+left alone.  Before a result is accepted it must still desugar, with the
+same tag strings in the same order.
+
+Modes and exit statuses are black's: write the files back (default),
+``--check`` (1 if some file would change), ``--diff`` (print what would
+change); 123 if some file could not be formatted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import sys
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from tagstr_runtime._source_file import SourceFile, find_sources
+from tagstr_runtime._stand_in import StandInError, restore, stand_in
+from tagstr_runtime._tools import Formatter, ToolError, formatter
+from tagstr_runtime.frontend import Desugaring, SourceText, TagSyntaxError, parse
+
+__all__ = ["format_source", "main"]
+
+ERROR = 123  # black's status for "some file could not be formatted"
+
+
+class FormatError(Exception):
+    """A file this command will not format, and why (``path:line:col: message`` style)."""
+
+
+class _Outcome(NamedTuple):
+    path: str
+    before: bytes
+    after: bytes | None  # None: an error, reported already
+
+
+def format_source(file: SourceFile, tool: Formatter) -> bytes:
+    """The formatted bytes of ``file``; raises ``FormatError``."""
+    path = None if file.path == "-" else file.path
+    shown = file.path if path else "<stdin>"
+    try:
+        result = parse(file.text, shown)
+    except TagSyntaxError as exc:
+        raise FormatError(f"{exc.lineno}:{exc.offset}: {exc.msg}") from None
+    try:
+        if not result.tag_strings:
+            return tool.format(file.raw, path)
+        tags = result.tag_strings
+        source = SourceText(file.text)
+        stand = stand_in(file.text, tags, [source.line_of(t.span.start) for t in tags])
+        sent = file.encode(stand.text)
+        received = tool.format(sent, path)
+        if received == sent:  # excluded by the tool's configuration, or already formatted
+            return file.raw
+        text = restore(file.decode(received), stand)
+    except ToolError as exc:
+        raise FormatError(str(exc)) from None
+    except StandInError as exc:
+        raise FormatError(f"{exc.line}: tag string: {exc}; the file is left as it is") from None
+    _verify(text, stand.originals, file, shown)
+    return file.encode(text)
+
+
+def _verify(text: str, originals: tuple[str, ...], file: SourceFile, shown: str) -> None:
+    """The formatted text still desugars, to the same tag strings in the same order."""
+    try:
+        formatted = Desugaring(text, shown, emit_warnings=False)
+    except SyntaxError as exc:
+        try:  # a source this Python cannot compile anyway (newer syntax): the tool's call
+            Desugaring(file.text, shown, emit_warnings=False)
+        except SyntaxError:
+            formatted = None
+        else:
+            raise FormatError(
+                f"the formatted text would not compile ({exc.lineno}:{exc.offset}: {exc.msg}); "
+                "the file is left as it is"
+            ) from None
+    tags = formatted.tag_strings if formatted is not None else parse(text, shown).tag_strings
+    if tuple(text[t.span.start : t.span.end] for t in tags) != originals:
+        raise FormatError("the formatted text would change a tag string; the file is left as it is")
+
+
+def _parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m tagstr_runtime --format",
+        description="Format files that use tag strings with black or ruff format, "
+        "leaving every tag string exactly as written.",
+    )
+    parser.add_argument("--tool", choices=("black", "ruff"), default="black", help="the formatter (default: black)")
+    parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if some file would change")
+    parser.add_argument("--diff", action="store_true", help="change nothing; print a diff of each change")
+    parser.add_argument("--stdin-filename", metavar="PATH", help="the path of the file read from stdin (-)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="report errors only")
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="files and folders; - reads stdin")
+    return parser.parse_args(list(argv))
+
+
+def main(argv: Sequence[str]) -> int:
+    options = _parse_args(argv)
+    try:
+        tool = formatter(options.tool)
+    except ToolError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return ERROR
+    outcomes = [_format_path(path, tool, options) for path in find_sources(options.paths)]
+    return _report(outcomes, options)
+
+
+def _format_path(path: str, tool: Formatter, options: argparse.Namespace) -> _Outcome:
+    shown = path
+    try:
+        if path == "-":
+            file = SourceFile.from_bytes(options.stdin_filename or "-", sys.stdin.buffer.read())
+            shown = options.stdin_filename or "-"
+        else:
+            file = SourceFile.read(path)
+    except (OSError, SyntaxError, UnicodeDecodeError) as exc:
+        print(f"error: cannot format {shown}: {exc}", file=sys.stderr)
+        return _Outcome(shown, b"", None)
+    try:
+        after = format_source(file, tool)
+    except FormatError as exc:
+        print(f"error: cannot format {shown}: {exc}", file=sys.stderr)
+        if path == "-" and not (options.check or options.diff):
+            sys.stdout.buffer.write(file.raw)  # an editor piping through must not lose the text
+        return _Outcome(shown, file.raw, None)
+    if options.diff and after != file.raw:
+        sys.stdout.write(_diff(file, after, shown))
+    elif path == "-" and not options.check and not options.diff:
+        sys.stdout.buffer.write(after)
+    elif not (options.check or options.diff) and after != file.raw:
+        with open(path, "wb") as out:
+            out.write(after)
+    return _Outcome(shown, file.raw, after)
+
+
+def _diff(file: SourceFile, after: bytes, shown: str) -> str:
+    before_lines = file.text.splitlines(keepends=True)
+    after_lines = file.decode(after).splitlines(keepends=True)
+    return "".join(
+        difflib.unified_diff(before_lines, after_lines, f"{shown}\t(original)", f"{shown}\t(formatted)")
+    )
+
+
+def _report(outcomes: list[_Outcome], options: argparse.Namespace) -> int:
+    dry = options.check or options.diff
+    changed = [o for o in outcomes if o.after is not None and o.after != o.before]
+    failed = sum(o.after is None for o in outcomes)
+    same = len(outcomes) - len(changed) - failed
+    if not options.quiet:
+        for outcome in changed:
+            print(f"{'would reformat' if dry else 'reformatted'} {outcome.path}", file=sys.stderr)
+        parts = []
+        if changed:
+            parts.append(f"{_files(len(changed))} {'would be ' if dry else ''}reformatted")
+        if same:
+            parts.append(f"{_files(same)} {'would be ' if dry else ''}left unchanged")
+        if failed:
+            parts.append(f"{_files(failed)} {'would fail' if dry else 'failed'} to reformat")
+        print(", ".join(parts) + ".", file=sys.stderr)
+    if failed:
+        return ERROR
+    return 1 if options.check and changed else 0
+
+
+def _files(count: int) -> str:
+    return f"{count} file{'' if count == 1 else 's'}"
