@@ -49,7 +49,7 @@ def format_source(file: SourceFile, tool: Formatter) -> bytes:
     try:
         result = parse(file.text, shown)
     except TagSyntaxError as exc:
-        raise FormatError(f"{exc.lineno}:{exc.offset}: {exc.msg}") from None
+        raise FormatError(f"line {exc.lineno}, column {exc.offset}: {exc.msg}") from None
     try:
         if not result.tag_strings:
             return tool.format(file.raw, path)
@@ -64,7 +64,7 @@ def format_source(file: SourceFile, tool: Formatter) -> bytes:
     except ToolError as exc:
         raise FormatError(str(exc)) from None
     except StandInError as exc:
-        raise FormatError(f"{exc.line}: tag string: {exc}; the file is left as it is") from None
+        raise FormatError(f"line {exc.line}: {exc}; the file is left as it is") from None
     _verify(text, stand.originals, file, shown)
     return file.encode(text)
 

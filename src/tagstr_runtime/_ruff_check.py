@@ -233,8 +233,8 @@ def _after(tagged: _Tagged, edits: list[Edit], path: str) -> _Tagged | None:
 
 def _syntax_error(exc: SyntaxError) -> dict[str, Any]:
     location = {"row": exc.lineno or 1, "column": exc.offset or 1}
-    return {"code": None, "message": f"SyntaxError: {exc.msg}", "location": location,
-            "end_location": location, "fix": None, "filename": exc.filename}
+    return {"code": "invalid-syntax", "message": exc.msg, "location": location, "end_location": location,
+            "fix": None, "filename": os.path.abspath(exc.filename or "")}
 
 
 def _print(checked: list[_Checked], options: argparse.Namespace) -> None:
@@ -248,7 +248,7 @@ def _print(checked: list[_Checked], options: argparse.Namespace) -> None:
             where = f"{outcome.path}:{d['location']['row']}:{d['location']['column']}:"
             mark = "[*] " if _applicable(d, options.unsafe_fixes) else ""
             code = d.get("code")
-            label = "" if code in SYNTAX_ERROR_CODES else f"{code} "
+            label = "" if code is None else f"{code}: " if code in SYNTAX_ERROR_CODES else f"{code} "
             print(f"{where} {label}{mark}{d['message']}")
             total += 1
             fixable += bool(mark)

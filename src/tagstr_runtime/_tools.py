@@ -62,7 +62,7 @@ class Black:
             sys.stdin, sys.stdout, sys.stderr = saved
         stdout.flush()
         if status:
-            raise ToolError(_last_line(stderr.getvalue()) or f"black exited with status {status}")
+            raise ToolError(_message(stderr.getvalue()) or f"black exited with status {status}")
         return stdout.buffer.getvalue()
 
 
@@ -95,7 +95,7 @@ class RuffFormat:
         args = ["format", "--force-exclude", *(["--stdin-filename", path] if path else []), "-"]
         proc = _run_ruff(self._program, args, source)
         if proc.returncode:
-            message = _last_line(proc.stderr.decode("utf-8", "replace"))
+            message = _message(proc.stderr.decode("utf-8", "replace"))
             raise ToolError(message or f"ruff exited with status {proc.returncode}")
         return proc.stdout
 
@@ -122,7 +122,7 @@ def ruff_check(
         args += ["--", *paths]
     proc = _run_ruff(program, args, source)
     if proc.returncode not in (0, 1):
-        message = _last_line(proc.stderr.decode("utf-8", "replace"))
+        message = _message(proc.stderr.decode("utf-8", "replace"))
         raise ToolError(message or f"ruff exited with status {proc.returncode}")
     try:
         found = json.loads(proc.stdout or b"[]")
@@ -133,6 +133,10 @@ def ruff_check(
     return found
 
 
-def _last_line(text: str) -> str:
-    lines = [line for line in text.splitlines() if line.strip()]
-    return lines[-1].strip() if lines else ""
+def _message(text: str) -> str:
+    """A tool's error output in one line: its first line, and its last if that says more."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if not lines:
+        return ""
+    first = lines[0].removeprefix("error: ")
+    return first if len(lines) == 1 else f"{first} ({lines[-1]})"
