@@ -38,9 +38,11 @@ HEADER = "from tg import h, render, some_call, some_function_name\n"
 # Formatter test-style inputs, each needing formatting; one-letter tags, so that
 # the twin is the same text with `f` for `h`.
 CASES = {
-    "call-arguments": 'result = some_function_name(h"<p>{user.name}</p> and a long text", argument_two, argument_3)\n',
+    "call-arguments": 'result = some_function_name(h"<p>{user.name}</p> and a long text", argument_2, arg_3)\n',
     "nested-brackets": 'data = {"key": [h"{alpha}", (h"{beta}", other_value)], "k2": some_call(h"{gamma}", x)}\n',
-    "too-long-alone": 'def f():\n    return h"a tag string that cannot fit on a line whatever the formatter does {v}"\n',
+    "too-long-alone": (
+        'def f():\n    return h"a tag string that cannot fit on a line whatever the formatter does {x}"\n'
+    ),
     "binary-operators": 'message = h"<b>{first_name}</b>" + separator_value + h"<i>{last_name}</i>" + trailing\n',
     "method-chain": 'cleaned = h"  {raw_text_value}  ".strip().lower().replace("a", "b").split(",")[0].upper()\n',
     "keywords": "render(template=h\"<div class='x'>{content}</div>\", context=context_value, strict=True, x=1)\n",
@@ -49,7 +51,7 @@ CASES = {
     "statements": '@some_call(h"{x}")\ndef   f( a ):\n    # comment\n    return  h"{a}"   # trailing\n',
     "magic-trailing-comma": 'items = [\n    h"{a}",\n]\nother = (h"{b}",)\n',
     "lambda-default": 'callback = lambda value=h"{default}": render(value, h"{value}", another_long_argument)\n',
-    "format-spec-and-nesting": 'row = render(h"{price:>{width}.2f} {h\'{name!r}\'}", some_argument, another_argument_x)\n',
+    "format-spec-and-nesting": 'row = render(h"{price:>{width}.2f} {h\'{name!r}\'}", some_argument, other_arg)\n',
     "subscript-and-await": 'async def f():\n    return (await h"{x}")[0], h"{y}"[ 1 : 2 ]\n',
 }
 
@@ -187,7 +189,7 @@ def test_refuses_what_it_cannot_format_safely(tmp_path: Path, tool: str, text: s
     other = write(tmp_path / "y.py", "y  =  1\n")
     proc = wrapper("--format", "--tool", tool, "x.py", "y.py", cwd=tmp_path)
     assert proc.returncode == 123, proc.stderr
-    assert f"error: cannot format x.py: " in proc.stderr and message in proc.stderr, proc.stderr
+    assert "error: cannot format x.py: " in proc.stderr and message in proc.stderr, proc.stderr
     assert "1 file reformatted, 1 file failed to reformat." in proc.stderr
     assert path.read_text(encoding="utf-8") == text
     assert other.read_text(encoding="utf-8") == "y = 1\n"
