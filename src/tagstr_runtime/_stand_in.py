@@ -41,6 +41,7 @@ _ASCII_MARKERS = "QZKVWYGHIMNPSTqzkvwyghimnpst$?!~^`@%&*+-=<>|;:"
 # Latin Extended letters: one column wide for every width table (not East Asian
 # wide, not combining), should a source use every ASCII candidate.
 _OTHER_MARKERS = "".join(chr(c) for c in range(0x100, 0x180))
+_QUOTES = ("'", '"')
 
 
 class StandInError(Exception):
@@ -154,11 +155,14 @@ def restore(formatted: str, stand_ins: StandIns) -> str:
         start = found - len(quote)
         opening = formatted[start:found]
         end = found + len(body)
+        close = end + len(quote)
         if (
             start < pos
             or opening not in (quote, _flipped(quote))
             or formatted[found:end] != body
-            or formatted[end : end + len(quote)] != opening
+            or formatted[end:close] != opening
+            or formatted[start - 1 : start] in _QUOTES  # now part of a longer literal
+            or formatted[close : close + 1] in _QUOTES
         ):
             raise StandInError(
                 "the formatter rewrote this tag string's stand-in (a string in docstring "
@@ -167,7 +171,7 @@ def restore(formatted: str, stand_ins: StandIns) -> str:
             )
         out.append(formatted[pos:start])
         out.append(original)
-        pos = end + len(quote)
+        pos = close
     if marker in formatted[pos:]:
         raise StandInError("the formatter duplicated a tag string's stand-in", stand_ins.lines[-1])
     out.append(formatted[pos:])
