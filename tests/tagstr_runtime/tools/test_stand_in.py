@@ -101,5 +101,7 @@ def test_width_and_round_trip(bodies: list[str], triple: bool, newline: bool) ->
     text = "x = [" + ", ".join(f"tag{quote}{joint.join([b, b])}{quote}" for b in bodies) + "]\n"
     stand = _stand_in(text)
     assert _widths(stand.text) == _widths(text)
-    assert [type(e) for e in ast.parse(stand.text).body[0].value.elts] == [ast.Constant] * len(bodies)  # type: ignore[attr-defined]
+    statement = ast.parse(stand.text).body[0]
+    assert isinstance(statement, ast.Assign) and isinstance(statement.value, ast.List)
+    assert [type(e) for e in statement.value.elts] == [ast.Constant] * len(bodies)
     assert restore(stand.text, stand) == text
