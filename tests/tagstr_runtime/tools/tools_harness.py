@@ -25,8 +25,8 @@ import tagstr_runtime
 from tagstr_runtime._tools import ToolError, ruff_program
 from tagstr_runtime.frontend import parse
 
-SRC = Path(tagstr_runtime.__file__).resolve().parents[1]
-ROOT = SRC.parent
+SRC = Path(tagstr_runtime.__file__).resolve().parents[1]  # src/ or site-packages (tox installs the wheel)
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = ROOT / "examples"
 
 
@@ -53,12 +53,14 @@ def _env() -> dict[str, str]:
     return env
 
 
-def run(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+def run(
+    *args: str, cwd: Path, stdin: str | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """A command in a clean environment (``python`` is this interpreter)."""
     command = [sys.executable if args[0] == "python" else args[0], *args[1:]]
     proc = subprocess.run(
-        command, cwd=cwd, env=_env(), input=stdin, capture_output=True, text=True, timeout=300,
-        encoding="utf-8",
+        command, cwd=cwd, env={**_env(), **(env or {})}, input=stdin, capture_output=True, text=True,
+        timeout=900, encoding="utf-8",
     )
     assert "Traceback" not in proc.stderr, proc.stderr
     return proc
