@@ -22,10 +22,12 @@ import sys
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from tagstr_runtime._errors import TagSyntaxError
+from tagstr_runtime._parser import parse
+from tagstr_runtime._source import SourceText
 from tagstr_runtime._source_file import SourceFile, find_sources
 from tagstr_runtime._stand_in import StandInError, restore, stand_in
-from tagstr_runtime._tools import Formatter, ToolError, formatter
-from tagstr_runtime.frontend import Desugaring, SourceText, TagSyntaxError, parse
+from tagstr_runtime._tools import Formatter, ToolError, for_each, formatter
 
 __all__ = ["format_source", "main"]
 
@@ -37,9 +39,11 @@ class FormatError(Exception):
 
 
 class _Outcome(NamedTuple):
-    path: str
-    before: bytes
-    after: bytes | None  # None: an error, reported already
+    path: str  # as shown in messages
+    file: SourceFile | None  # None: unreadable
+    after: bytes | None  # None: an error
+    error: str | None
+    stdin: bool = False  # read from stdin: the result goes to stdout
 
 
 def format_source(file: SourceFile, tool: Formatter) -> bytes:
@@ -71,6 +75,8 @@ def format_source(file: SourceFile, tool: Formatter) -> bytes:
 
 def _verify(text: str, originals: tuple[str, ...], file: SourceFile, shown: str) -> None:
     """The formatted text still desugars, to the same tag strings in the same order."""
+    from tagstr_runtime._desugaring import Desugaring
+
     try:
         formatted = Desugaring(text, shown, emit_warnings=False)
     except SyntaxError as exc:
@@ -110,36 +116,86 @@ def main(argv: Sequence[str]) -> int:
     except ToolError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return ERROR
-    outcomes = [_format_path(path, tool, options) for path in find_sources(options.paths)]
+    paths = list(find_sources(options.paths))
+    done, read = ({}, {}) if options.diff else _format_plain_files(paths, tool, options.check)
+    outcomes = for_each(
+        lambda path: done.get(path) or _format_path(path, tool, options, read.get(path)),
+        paths, parallel=tool.parallel,
+    )
+    for outcome in outcomes:  # in the order given, whatever order the files were done in
+        _show(outcome, options)
     return _report(outcomes, options)
 
 
-def _format_path(path: str, tool: Formatter, options: argparse.Namespace) -> _Outcome:
-    shown = path
+def _format_plain_files(
+    paths: list[str], tool: Formatter, check: bool
+) -> tuple[dict[str, _Outcome], dict[str, SourceFile]]:
+    """The files without tag strings, formatted by the tool in one run if it can,
+    and those files as they were before.
+
+    One ruff process for all of them rather than one each; only when the run
+    succeeds (``--check``: and finds nothing to change) are its results taken,
+    else each file goes its own way and gets its own report.
+    """
+    plain: dict[str, SourceFile] = {}
+    if not tool.batches:
+        return {}, plain
+    for path in paths:
+        if path == "-":
+            continue
+        try:
+            file = SourceFile.read(path)
+            if not parse(file.text, path).tag_strings:
+                plain[path] = file
+        except (OSError, SyntaxError, UnicodeDecodeError):
+            continue  # reported where the file is done on its own
+    if len(plain) < 2 or not tool.format_files(list(plain), check=check):
+        return {}, plain
+    done = {}
+    for path, file in plain.items():
+        try:
+            after = file.raw if check else SourceFile.read(path).raw
+        except OSError:
+            continue
+        done[path] = _Outcome(path, file, after, None)
+    return done, plain
+
+
+def _format_path(
+    path: str, tool: Formatter, options: argparse.Namespace, file: SourceFile | None = None
+) -> _Outcome:
+    """Format one file (``file``: as read before), writing it back unless
+    ``--check``/``--diff``; nothing printed."""
+    shown = (options.stdin_filename or "-") if path == "-" else path
     try:
         if path == "-":
-            file = SourceFile.from_bytes(options.stdin_filename or "-", sys.stdin.buffer.read())
-            shown = options.stdin_filename or "-"
-        else:
+            file = SourceFile.from_bytes(shown, sys.stdin.buffer.read())
+        elif file is None:
             file = SourceFile.read(path)
     except (OSError, SyntaxError, UnicodeDecodeError) as exc:
-        print(f"error: cannot format {shown}: {exc}", file=sys.stderr)
-        return _Outcome(shown, b"", None)
+        return _Outcome(shown, None, None, str(exc), path == "-")
     try:
         after = format_source(file, tool)
     except FormatError as exc:
-        print(f"error: cannot format {shown}: {exc}", file=sys.stderr)
-        if path == "-" and not (options.check or options.diff):
-            sys.stdout.buffer.write(file.raw)  # an editor piping through must not lose the text
-        return _Outcome(shown, file.raw, None)
-    if options.diff and after != file.raw:
-        sys.stdout.write(_diff(file, after, shown))
-    elif path == "-" and not options.check and not options.diff:
-        sys.stdout.buffer.write(after)
-    elif not (options.check or options.diff) and after != file.raw:
+        return _Outcome(shown, file, None, str(exc), path == "-")
+    if path != "-" and not (options.check or options.diff) and after != file.raw:
         with open(path, "wb") as out:
             out.write(after)
-    return _Outcome(shown, file.raw, after)
+    return _Outcome(shown, file, after, None, path == "-")
+
+
+def _show(outcome: _Outcome, options: argparse.Namespace) -> None:
+    file, after = outcome.file, outcome.after
+    if outcome.error is not None:
+        print(f"error: cannot format {outcome.path}: {outcome.error}", file=sys.stderr)
+    if file is None:
+        return
+    if options.diff:
+        if after is not None and after != file.raw:
+            sys.stdout.write(_diff(file, after, outcome.path))
+    elif outcome.stdin:
+        if not options.check:  # an editor piping through must not lose the text on an error
+            sys.stdout.buffer.write(file.raw if after is None else after)
 
 
 def _diff(file: SourceFile, after: bytes, shown: str) -> str:
@@ -152,7 +208,7 @@ def _diff(file: SourceFile, after: bytes, shown: str) -> str:
 
 def _report(outcomes: list[_Outcome], options: argparse.Namespace) -> int:
     dry = options.check or options.diff
-    changed = [o for o in outcomes if o.after is not None and o.after != o.before]
+    changed = [o for o in outcomes if o.file is not None and o.after is not None and o.after != o.file.raw]
     failed = sum(o.after is None for o in outcomes)
     same = len(outcomes) - len(changed) - failed
     if not options.quiet:
@@ -165,7 +221,7 @@ def _report(outcomes: list[_Outcome], options: argparse.Namespace) -> int:
             parts.append(f"{_files(same)} {'would be ' if dry else ''}left unchanged")
         if failed:
             parts.append(f"{_files(failed)} {'would fail' if dry else 'failed'} to reformat")
-        print(", ".join(parts) + ".", file=sys.stderr)
+        print(", ".join(parts) + "." if parts else "No Python files are present to be formatted.", file=sys.stderr)
     if failed:
         return ERROR
     return 1 if options.check and changed else 0

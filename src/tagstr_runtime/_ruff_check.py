@@ -25,17 +25,20 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from tagstr_runtime._errors import TagSyntaxError
+from tagstr_runtime._parser import ParseResult, parse
+from tagstr_runtime._placeholder import placeholder_text
 from tagstr_runtime._ruff_map import (
     SYNTAX_ERROR_CODES,
     Edit,
     apply_edits,
     fix_edits,
+    TagIndex,
     is_reported,
-    touches_tag_strings,
 )
+from tagstr_runtime._source import SourceText
 from tagstr_runtime._source_file import SourceFile, find_sources
-from tagstr_runtime._tools import ToolError, ruff_check, ruff_program
-from tagstr_runtime.frontend import ParseResult, SourceText, TagSyntaxError, parse, placeholder_text
+from tagstr_runtime._tools import ToolError, for_each, ruff_check, ruff_program
 
 __all__ = ["main"]
 
@@ -56,16 +59,13 @@ class _Tagged(NamedTuple):
     source: SourceText
     result: ParseResult
     placeholder: str
-    stand_ins: tuple[str, ...]  # each tag string's placeholder text, for spotting copies
+    tags: TagIndex
 
     @classmethod
     def of(cls, text: str, path: str) -> _Tagged:
         result = parse(text, path)
         placeholder = placeholder_text(text, result.tag_strings, char_columns=True)
-        stand_ins = tuple(
-            placeholder[t.span.start : t.span.end].split("\n", 1)[0] for t in result.tag_strings
-        )
-        return cls(text, SourceText(text), result, placeholder, stand_ins)
+        return cls(text, SourceText(text), result, placeholder, TagIndex(result.tag_strings, placeholder))
 
     def compiles(self, path: str) -> bool:
         try:
@@ -108,34 +108,36 @@ def main(argv: Sequence[str]) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     extra = _ruff_options(options)
-    checked: list[_Checked] = []
-    plain: list[str] = []
+    paths = list(find_sources(options.paths))
+    done = for_each(lambda path: _check_path(path, program, extra, options), paths, parallel=True)
     status = 0
-    for path in find_sources(options.paths):
-        try:
-            file = SourceFile.read(path)
-            outcome = _check_file(file, program, extra, options)
-        except (OSError, SyntaxError, UnicodeDecodeError, ToolError) as exc:
-            if isinstance(exc, TagSyntaxError):
-                checked.append(_Checked(path, [_syntax_error(exc)], 0, 0))
-                continue
-            print(f"error: {path}: {exc}", file=sys.stderr)
+    for outcome in done:
+        if isinstance(outcome, str):
+            print(f"error: {outcome}", file=sys.stderr)
             status = 2
-            continue
-        if outcome is None:
-            plain.append(path)
-        else:
-            checked.append(outcome)
+    plain = [path for path, outcome in zip(paths, done) if outcome is None]
     if plain:
         try:
-            checked[:0] = _check_plain(plain, program, extra, options.fix)
+            ruffs = dict(zip(plain, _check_plain(plain, program, extra, options.fix)))
         except ToolError as exc:
             print(f"error: {exc}", file=sys.stderr)
-            status = 2
+            status, ruffs = 2, {}
+        done = [ruffs.get(path) if outcome is None else outcome for path, outcome in zip(paths, done)]
+    checked = [outcome for outcome in done if isinstance(outcome, _Checked)]
     _print(checked, options)
     if status:
         return status
     return 1 if any(c.diagnostics for c in checked) else 0
+
+
+def _check_path(path: str, program: str, extra: list[str], options: argparse.Namespace) -> _Checked | str | None:
+    """The outcome for one file: its reports, an error message, or None (no tag strings: ruff's)."""
+    try:
+        return _check_file(SourceFile.read(path), program, extra, options)
+    except TagSyntaxError as exc:
+        return _Checked(path, [_syntax_error(exc)], 0, 0)
+    except (OSError, SyntaxError, UnicodeDecodeError, ToolError) as exc:
+        return f"{path}: {exc}"
 
 
 def _check_plain(paths: list[str], program: str, extra: list[str], fix: bool) -> list[_Checked]:
@@ -167,11 +169,10 @@ def _check_file(file: SourceFile, program: str, extra: list[str], options: argpa
             out.write(file.encode(tagged.text))
     reported = []
     skipped = 0
-    tags = tagged.result.tag_strings
     for diagnostic in found:
-        if not is_reported(diagnostic, tagged.source, tags):
+        if not is_reported(diagnostic, tagged.source, tagged.tags):
             continue
-        if diagnostic.get("fix") and touches_tag_strings(fix_edits(diagnostic, tagged.source), tags, tagged.stand_ins):
+        if diagnostic.get("fix") and tagged.tags.touched(fix_edits(diagnostic, tagged.source)):
             skipped += _applicable(diagnostic, options.unsafe_fixes)
             diagnostic = {**diagnostic, "fix": None}  # not offered: it would edit a tag string
         reported.append(diagnostic)
@@ -189,7 +190,7 @@ def _choose_fixes(found: list[dict[str, Any]], tagged: _Tagged, unsafe: bool) ->
     for diagnostic in found:
         if _applicable(diagnostic, unsafe):
             edits = fix_edits(diagnostic, tagged.source)
-            if edits and not touches_tag_strings(edits, tagged.result.tag_strings, tagged.stand_ins):
+            if edits and not tagged.tags.touched(edits):
                 candidates.append(edits)
     chosen: list[list[Edit]] = []
     taken: list[Edit] = []

@@ -20,11 +20,13 @@ things remain to decide here:
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Any, Iterable, NamedTuple, Sequence
 
-from tagstr_runtime.frontend import SourceText, TagString
+from tagstr_runtime._model import TagString
+from tagstr_runtime._source import SourceText
 
-__all__ = ["Edit", "apply_edits", "fix_edits", "is_reported", "touches_tag_strings"]
+__all__ = ["Edit", "TagIndex", "apply_edits", "fix_edits", "is_reported"]
 
 SYNTAX_ERROR_CODES = frozenset([None, "invalid-syntax"])
 # Codes about whole physical lines: a tag string's lines keep their length.
@@ -61,22 +63,49 @@ def _on_user_text(tag: TagString, at: int) -> bool:
     return False
 
 
-def _enclosing(tags: Sequence[TagString], at: int) -> TagString | None:
-    for tag in tags:
-        if tag.span.start <= at < tag.span.end:
-            return tag
-        if tag.span.start > at:
-            break
-    return None
+class TagIndex:
+    """The outermost tag strings of a source (in order, not overlapping), found by
+    bisection: a large module has thousands of them and ruff thousands of reports."""
+
+    def __init__(self, tags: Sequence[TagString], placeholder: str) -> None:
+        self.tags = tags
+        self.starts = [t.span.start for t in tags]
+        self.ends = [t.span.end for t in tags]
+        # what ruff saw for each tag string (its first line), by tag name: a fix that
+        # writes one of them elsewhere copies a tag string as a call
+        self.seen: dict[str, set[str]] = {}
+        for tag in tags:
+            text = placeholder[tag.span.start : tag.span.end].split("\n", 1)[0]
+            self.seen.setdefault(tag.tag + "(", set()).add(text)
+
+    def enclosing(self, at: int) -> TagString | None:
+        index = bisect_right(self.starts, at) - 1
+        return self.tags[index] if index >= 0 and at < self.ends[index] else None
+
+    def touched(self, edits: Iterable[Edit]) -> bool:
+        """An edit over, inside or replacing part of a tag string (an edit that only
+        borders one is not), or one that writes the text ruff saw for one."""
+        for edit in edits:
+            index = bisect_right(self.ends, edit.start)  # the first tag string ending after it starts
+            if index < len(self.tags) and self.starts[index] < edit.end:
+                return True
+            if index < len(self.tags) and self.starts[index] < edit.start:  # an insertion inside
+                return True
+            if edit.content and any(
+                call in edit.content and any(seen in edit.content for seen in texts)
+                for call, texts in self.seen.items()
+            ):
+                return True
+        return False
 
 
-def is_reported(diagnostic: dict[str, Any], source: SourceText, tags: Sequence[TagString]) -> bool:
+def is_reported(diagnostic: dict[str, Any], source: SourceText, tags: TagIndex) -> bool:
     """Whether ruff's ``diagnostic`` on the placeholder text is one about the user's code."""
     code = diagnostic.get("code")
     if code in SYNTAX_ERROR_CODES or code in _LINE_CODES:
         return True
     at = offset(source, diagnostic["location"])
-    tag = _enclosing(tags, at)
+    tag = tags.enclosing(at)
     if tag is None:
         return True
     if code in _TRAILING_WHITESPACE_CODES:
@@ -92,20 +121,6 @@ def fix_edits(diagnostic: dict[str, Any], source: SourceText) -> list[Edit]:
         Edit(offset(source, e["location"]), offset(source, e["end_location"]), e["content"])
         for e in fix.get("edits") or ()
     ]
-
-
-def touches_tag_strings(edits: Iterable[Edit], tags: Sequence[TagString], placeholders: Sequence[str]) -> bool:
-    """An edit inside, over or at the edge of a tag string, or one that writes the
-    text ruff saw for a tag string (a fix that moves code around)."""
-    for edit in edits:
-        for tag in tags:
-            if edit.start < tag.span.end and tag.span.start < edit.end:
-                return True
-            if tag.span.start < edit.start < tag.span.end:  # an insertion inside
-                return True
-        if edit.content and any(p in edit.content for p in placeholders):
-            return True
-    return False
 
 
 def apply_edits(text: str, edits: Iterable[Edit]) -> str:

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from tokenize import detect_encoding
 from typing import NamedTuple
 
-from tagstr_runtime.frontend import decode_source
+from tagstr_runtime._source import decode_source
 
 __all__ = ["SourceFile", "find_sources"]
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import unicodedata
 from typing import NamedTuple, Sequence
 
-from tagstr_runtime.frontend import TagString
+from tagstr_runtime._model import TagString
 
 __all__ = ["StandInError", "StandIns", "display_width", "restore", "stand_in"]
 

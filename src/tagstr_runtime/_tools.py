@@ -21,9 +21,14 @@ import os
 import shutil
 import subprocess
 import sys
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Protocol, TypeVar
 
-__all__ = ["Black", "Formatter", "RuffFormat", "ToolError", "formatter", "ruff_check", "ruff_program"]
+__all__ = [
+    "Black", "Formatter", "RuffFormat", "ToolError", "for_each", "formatter", "ruff_check", "ruff_program",
+]
+
+_T = TypeVar("_T")
+_R = TypeVar("_R")
 
 
 class ToolError(Exception):
@@ -32,13 +37,24 @@ class ToolError(Exception):
 
 class Formatter(Protocol):
     name: str
+    parallel: bool  # whether several files may be formatted at once (in threads)
+    batches: bool  # whether ``format_files`` can do many files in one run
 
     def format(self, source: bytes, path: str | None) -> bytes:
         """The tool's output for ``source`` as the file ``path``; raises ``ToolError``."""
 
+    def format_files(self, paths: list[str], *, check: bool) -> bool:
+        """Format (``check``: check) files on disk in one run, if the tool can; True if
+        it did, without an error (``check``: and nothing would change)."""
+
 
 class Black:
     name = "black"
+    parallel = False  # it runs in this process, on swapped standard streams
+    batches = False  # no need: in this process a file costs only black's work on it
+
+    def format_files(self, paths: list[str], *, check: bool) -> bool:
+        return False
 
     def __init__(self) -> None:
         try:
@@ -87,6 +103,8 @@ def _run_ruff(program: str, args: list[str], source: bytes | None) -> subprocess
 
 class RuffFormat:
     name = "ruff"
+    parallel = True
+    batches = True
 
     def __init__(self) -> None:
         self._program = ruff_program()
@@ -98,6 +116,22 @@ class RuffFormat:
             message = _message(proc.stderr.decode("utf-8", "replace"))
             raise ToolError(message or f"ruff exited with status {proc.returncode}")
         return proc.stdout
+
+    def format_files(self, paths: list[str], *, check: bool) -> bool:
+        args = ["format", "--force-exclude", *(["--check"] if check else []), "--", *paths]
+        return _run_ruff(self._program, args, None).returncode == 0
+
+
+def for_each(function: Callable[[_T], _R], items: list[_T], *, parallel: bool) -> list[_R]:
+    """``function`` on each item, results in order; in threads if ``parallel``: the
+    work per file is mostly waiting for a tool's process, and a process each per
+    file costs little only when they overlap."""
+    if not parallel or len(items) < 2:
+        return [function(item) for item in items]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=min(len(items), 2 * (os.cpu_count() or 1), 16)) as pool:
+        return list(pool.map(function, items))
 
 
 def formatter(name: str) -> Formatter:

@@ -233,3 +233,27 @@ def test_a_missing_tool_is_named(tmp_path: Path, tool: str) -> None:
     )
     assert proc.returncode == 123
     assert proc.stderr == f"error: {tool} is not installed where tagstr_runtime runs: pip install {tool}\n"
+
+
+@pytest.mark.parametrize("tool", TOOLS)
+def test_many_files_with_and_without_tag_strings(tmp_path: Path, tool: str) -> None:
+    """ruff formats the files without tag strings in one run: each still gets its own report."""
+    config(tmp_path)
+    texts = {
+        "a.py": "a  =  1\n", "b.py": "b = 2\n", "c.py": "c = (\n", "d.py": 'd  =  h"{x}"\n', "e.py": "e = 3\n",
+    }
+    for name, text in texts.items():
+        write(tmp_path / name, text)
+    check = wrapper("--format", "--tool", tool, "--check", "b.py", "e.py", cwd=tmp_path)
+    assert check.returncode == 0 and check.stderr == "2 files would be left unchanged.\n", check.stderr
+    proc = wrapper("--format", "--tool", tool, *texts, cwd=tmp_path)
+    assert proc.returncode == 123
+    lines = proc.stderr.splitlines()
+    assert lines[0].startswith("error: cannot format c.py: ")
+    assert lines[1:] == [
+        "reformatted a.py", "reformatted d.py",
+        "2 files reformatted, 2 files left unchanged, 1 file failed to reformat.",
+    ]
+    assert {name: (tmp_path / name).read_text(encoding="utf-8") for name in texts} == {
+        **texts, "a.py": "a = 1\n", "d.py": 'd = h"{x}"\n',
+    }
