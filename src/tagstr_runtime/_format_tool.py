@@ -17,13 +17,15 @@ change); 123 if some file could not be formatted.
 from __future__ import annotations
 
 import argparse
+import ast
 import difflib
 import sys
 from collections.abc import Sequence
 from typing import NamedTuple
 
 from tagstr_runtime._errors import TagSyntaxError
-from tagstr_runtime._parser import parse
+from tagstr_runtime._parser import ParseResult, parse
+from tagstr_runtime._placeholder import placeholder_text
 from tagstr_runtime._source import SourceText
 from tagstr_runtime._source_file import SourceFile, find_sources
 from tagstr_runtime._stand_in import StandInError, restore, stand_in
@@ -35,7 +37,7 @@ ERROR = 123  # black's status for "some file could not be formatted"
 
 
 class FormatError(Exception):
-    """A file this command will not format, and why (``path:line:col: message`` style)."""
+    """A file this command will not format, and why (printed after ``cannot format PATH:``)."""
 
 
 class _Outcome(NamedTuple):
@@ -46,12 +48,12 @@ class _Outcome(NamedTuple):
     stdin: bool = False  # read from stdin: the result goes to stdout
 
 
-def format_source(file: SourceFile, tool: Formatter) -> bytes:
-    """The formatted bytes of ``file``; raises ``FormatError``."""
+def format_source(file: SourceFile, tool: Formatter, result: ParseResult | None = None) -> bytes:
+    """The formatted bytes of ``file`` (``result``: its parse, if done); raises ``FormatError``."""
     path = None if file.path == "-" else file.path
     shown = file.path if path else "<stdin>"
     try:
-        result = parse(file.text, shown)
+        result = result or parse(file.text, shown)
     except TagSyntaxError as exc:
         raise FormatError(f"line {exc.lineno}, column {exc.offset}: {exc.msg}") from None
     try:
@@ -74,24 +76,29 @@ def format_source(file: SourceFile, tool: Formatter) -> bytes:
 
 
 def _verify(text: str, originals: tuple[str, ...], file: SourceFile, shown: str) -> None:
-    """The formatted text still desugars, to the same tag strings in the same order."""
-    from tagstr_runtime._desugaring import Desugaring
-
+    """The formatted text still desugars, to the same tag strings in the same order:
+    the parser finds them again, and CPython parses the placeholder text (what the
+    desugarer hands it; generating code from its tree cannot fail differently)."""
     try:
-        formatted = Desugaring(text, shown, emit_warnings=False)
+        result = parse(text, shown)
     except SyntaxError as exc:
-        try:  # a source this Python cannot compile anyway (newer syntax): the tool's call
-            Desugaring(file.text, shown, emit_warnings=False)
-        except SyntaxError:
-            formatted = None
-        else:
-            raise FormatError(
-                f"the formatted text would not compile ({exc.lineno}:{exc.offset}: {exc.msg}); "
-                "the file is left as it is"
-            ) from None
-    tags = formatted.tag_strings if formatted is not None else parse(text, shown).tag_strings
-    if tuple(text[t.span.start : t.span.end] for t in tags) != originals:
+        raise FormatError(f"the formatted text would not parse ({exc.lineno}:{exc.offset}: {exc.msg}); "
+                          "the file is left as it is") from None
+    if tuple(text[t.span.start : t.span.end] for t in result.tag_strings) != originals:
         raise FormatError("the formatted text would change a tag string; the file is left as it is")
+    try:
+        _compiles(placeholder_text(text, result.tag_strings), shown)
+    except (SyntaxError, ValueError) as exc:
+        try:  # a source this Python cannot compile anyway (newer syntax): the tool's call
+            _compiles(placeholder_text(file.text, parse(file.text, shown).tag_strings), shown)
+        except (SyntaxError, ValueError):
+            return
+        where = f"{exc.lineno}:{exc.offset}: {exc.msg}" if isinstance(exc, SyntaxError) else str(exc)
+        raise FormatError(f"the formatted text would not compile ({where}); the file is left as it is") from None
+
+
+def _compiles(text: str, filename: str) -> None:
+    compile(text, filename, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
 
 
 def _parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -119,7 +126,7 @@ def main(argv: Sequence[str]) -> int:
     paths = list(find_sources(options.paths))
     done, read = ({}, {}) if options.diff else _format_plain_files(paths, tool, options.check)
     outcomes = for_each(
-        lambda path: done.get(path) or _format_path(path, tool, options, read.get(path)),
+        lambda path: done.get(path) or _format_path(path, tool, options, *read.get(path, (None, None))),
         paths, parallel=tool.parallel,
     )
     for outcome in outcomes:  # in the order given, whatever order the files were done in
@@ -129,43 +136,48 @@ def main(argv: Sequence[str]) -> int:
 
 def _format_plain_files(
     paths: list[str], tool: Formatter, check: bool
-) -> tuple[dict[str, _Outcome], dict[str, SourceFile]]:
+) -> tuple[dict[str, _Outcome], dict[str, tuple[SourceFile, ParseResult]]]:
     """The files without tag strings, formatted by the tool in one run if it can,
-    and those files as they were before.
+    and every file read (as it was before) with its parse.
 
     One ruff process for all of them rather than one each; only when the run
     succeeds (``--check``: and finds nothing to change) are its results taken,
     else each file goes its own way and gets its own report.
     """
-    plain: dict[str, SourceFile] = {}
+    read: dict[str, tuple[SourceFile, ParseResult]] = {}
     if not tool.batches:
-        return {}, plain
+        return {}, read
     for path in paths:
         if path == "-":
             continue
         try:
             file = SourceFile.read(path)
-            if not parse(file.text, path).tag_strings:
-                plain[path] = file
+            read[path] = file, parse(file.text, path)
         except (OSError, SyntaxError, UnicodeDecodeError):
             continue  # reported where the file is done on its own
-    if len(plain) < 2 or not tool.format_files(list(plain), check=check):
-        return {}, plain
+    plain = [path for path, (_, result) in read.items() if not result.tag_strings]
+    if len(plain) < 2 or not tool.format_files(plain, check=check):
+        return {}, read
     done = {}
-    for path, file in plain.items():
+    for path in plain:
+        file = read[path][0]
         try:
             after = file.raw if check else SourceFile.read(path).raw
         except OSError:
             continue
         done[path] = _Outcome(path, file, after, None)
-    return done, plain
+    return done, read
 
 
 def _format_path(
-    path: str, tool: Formatter, options: argparse.Namespace, file: SourceFile | None = None
+    path: str,
+    tool: Formatter,
+    options: argparse.Namespace,
+    file: SourceFile | None = None,
+    result: ParseResult | None = None,
 ) -> _Outcome:
-    """Format one file (``file``: as read before), writing it back unless
-    ``--check``/``--diff``; nothing printed."""
+    """Format one file (``file``, ``result``: as read and parsed before), writing it
+    back unless ``--check``/``--diff``; nothing printed."""
     shown = (options.stdin_filename or "-") if path == "-" else path
     try:
         if path == "-":
@@ -175,7 +187,7 @@ def _format_path(
     except (OSError, SyntaxError, UnicodeDecodeError) as exc:
         return _Outcome(shown, None, None, str(exc), path == "-")
     try:
-        after = format_source(file, tool)
+        after = format_source(file, tool, result)
     except FormatError as exc:
         return _Outcome(shown, file, None, str(exc), path == "-")
     if path != "-" and not (options.check or options.diff) and after != file.raw:

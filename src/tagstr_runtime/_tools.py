@@ -31,6 +31,9 @@ _T = TypeVar("_T")
 _R = TypeVar("_R")
 
 
+ERROR_STATUS = 123  # black's exit status for an error
+
+
 class ToolError(Exception):
     """The tool is missing, or failed on a source (its own message)."""
 
@@ -74,6 +77,10 @@ class Black:
             status = self._main(args=args, prog_name="black", standalone_mode=False)
         except SystemExit as exc:  # black's own exits bypass click in some versions
             status = exc.code
+        except Exception as exc:  # click's usage errors (a bad [tool.black] value) are raised
+            status = ERROR_STATUS
+            format_message = getattr(exc, "format_message", None)
+            stderr.write(f"error: {format_message() if callable(format_message) else exc}\n")
         finally:
             sys.stdin, sys.stdout, sys.stderr = saved
         stdout.flush()

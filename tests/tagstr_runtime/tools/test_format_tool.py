@@ -257,3 +257,16 @@ def test_many_files_with_and_without_tag_strings(tmp_path: Path, tool: str) -> N
     assert {name: (tmp_path / name).read_text(encoding="utf-8") for name in texts} == {
         **texts, "a.py": "a = 1\n", "d.py": 'd = h"{x}"\n',
     }
+
+
+@needs_black
+def test_a_bad_black_configuration_is_an_error_per_file(tmp_path: Path) -> None:
+    write(tmp_path / "pyproject.toml", '[tool.black]\nline-length = "x"\n')
+    path = write(tmp_path / "a.py", 'x  =  h"{a}"\n')
+    proc = wrapper("--format", "a.py", cwd=tmp_path)
+    assert proc.returncode == 123
+    assert proc.stderr.splitlines() == [
+        "error: cannot format a.py: Invalid value for '-l' / '--line-length': 'x' is not a valid integer.",
+        "1 file failed to reformat.",
+    ]
+    assert path.read_text(encoding="utf-8") == 'x  =  h"{a}"\n'
