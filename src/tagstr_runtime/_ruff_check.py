@@ -154,10 +154,11 @@ def _check_file(file: SourceFile, program: str, extra: list[str], options: argpa
     tagged = _Tagged.of(file.text, file.path)
     if not tagged.result.tag_strings:
         return None
-    fixed = 0
+    fixed = passes = 0
     while True:
         found = ruff_check(program, extra, [file.path], source=tagged.placeholder.encode("utf-8"))
-        if not options.fix or fixed >= MAX_PASSES:
+        passes += 1
+        if not options.fix or passes > MAX_PASSES:
             break
         after = _apply(tagged, _choose_fixes(found, tagged, options.unsafe_fixes), file.path)
         if after is None:
