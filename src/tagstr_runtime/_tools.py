@@ -18,7 +18,6 @@ import importlib
 import io
 import json
 import os
-import shutil
 import subprocess
 import sys
 from typing import Any, Callable, Protocol, TypeVar
@@ -95,6 +94,8 @@ def ruff_program() -> str:
     try:
         found = os.fsdecode(importlib.import_module("ruff.__main__").find_ruff_bin())
     except (ImportError, FileNotFoundError):
+        import shutil
+
         found = shutil.which("ruff")
     if not found:
         raise ToolError("ruff is not installed where tagstr_runtime runs: pip install ruff")
