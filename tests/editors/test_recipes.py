@@ -3,7 +3,11 @@
 Each ``<!-- file: NAME -->`` block is written into a fresh project holding
 ``examples/`` (clean) and one file with a deliberate tag-string error, which
 the configured tool must report (so a recipe that silently disables the
-plugin fails).
+plugin fails).  The formatting and ruff hooks (``<!-- file: NAME (LABEL) -->``)
+run on a formatted and an unformatted tag-string module: the one must be left
+alone, the other formatted, its tag strings as written and its undefined name
+reported in place.  The exclusions of troubleshooting.md must keep black and
+ruff off a tag-string module named on their command line.
 """
 
 from __future__ import annotations
