@@ -42,11 +42,28 @@ from tagstr_runtime.frontend import (
     mask_text,
 )
 
-__all__ = ["Interp", "LintEmitter", "TagFile", "TagSite", "analyse", "mask_text", "walk_interpolation"]
+__all__ = [
+    "Interp", "LintEmitter", "TagFile", "TagSite", "analyse", "mask_text", "physical_lines",
+    "walk_interpolation",
+]
 
 _LOAD = ast.Load()
 # the stock tokenizer: ``_standin`` answers tokenize.generate_tokens for other plugins
 _generate_tokens = tokenize.generate_tokens
+
+
+def physical_lines(text: str) -> list[str]:
+    """``text`` cut after each ``\n``, as flake8 reads a file into ``lines``.
+
+    Not ``str.splitlines``: that also cuts at a form feed, ``\x0b``,
+    ``\x1c``-``\x1e``, ``\x85``, U+2028 and U+2029, which are no line ends
+    to Python's tokenizer (nor to flake8, nor to ``SourceText``).
+    """
+    lines = [line + "\n" for line in text.split("\n")]
+    last = lines.pop()[:-1]
+    if last:
+        lines.append(last)
+    return lines
 
 
 def analyse(lines: list[str], filename: str, standard_error: SyntaxError) -> TagFile:
@@ -222,7 +239,7 @@ class TagFile:
         """The lines to tokenize, or None when they cannot stand for ``lines``."""
         if "".join(self.lines) != self.source.text:  # e.g. a stray "\r": offsets would not match
             return None
-        masked = mask_text(self.source.text, self.outermost).splitlines(keepends=True)
+        masked = physical_lines(mask_text(self.source.text, self.outermost))
         if len(masked) != len(self.lines):
             return None
         return masked

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from typing import Iterable
 
-from tagstr_flake8._analysis import analyse
+from tagstr_flake8._analysis import analyse, physical_lines
 from tagstr_flake8._checker import run_rules
 from tagstr_flake8._messages import MESSAGES, OFF_BY_DEFAULT, TagMessage
 
@@ -33,7 +33,7 @@ def source_messages(
     """
     prefixes = (select,) if isinstance(select, str) else tuple(select)  # "TAG006" is one code
     enabled = frozenset(code for code in MESSAGES if code.startswith(prefixes))
-    lines = source.splitlines(keepends=True)
+    lines = physical_lines(source)
     try:
         tree: ast.AST = ast.parse(source, filename)
         tagfile = None

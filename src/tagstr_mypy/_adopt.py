@@ -13,11 +13,25 @@ from mypy.options import Options
 from mypy.renaming import LimitedVariableRenameVisitor, VariableRenameVisitor
 from mypy.semanal_pass1 import SemanticAnalyzerPreAnalysis
 
-__all__ = ["adopt"]
+__all__ = ["adopt", "module_options"]
+
+
+def module_options(options: Options, module: str, text: str) -> Options:
+    """The options mypy gives ``module``: its ``[mypy-...]`` sections, then its ``# mypy:`` lines
+    (as ``State.parse_inline_configuration`` applies them; their errors mypy reports itself)."""
+    from mypy.config_parser import parse_mypy_comments
+    from mypy.util import get_mypy_comments
+
+    options = options.clone_for_module(module)
+    comments = get_mypy_comments(text)
+    if comments:
+        changes, _ = parse_mypy_comments(comments, options)
+        options = options.apply_changes(changes)
+    return options
 
 
 def adopt(file: MypyFile, tree: MypyFile, options: Options) -> None:
-    options = options.clone_for_module(file.fullname)
+    """``options``: the module's (``module_options``)."""
     SemanticAnalyzerPreAnalysis().visit_file(tree, file.path, file.fullname, options)
     if not options.allow_redefinition:
         tree.accept(LimitedVariableRenameVisitor())

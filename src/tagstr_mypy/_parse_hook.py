@@ -26,15 +26,15 @@ from __future__ import annotations
 import ast
 import sys
 import threading
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from tagstr_runtime.frontend import TagSyntaxError, decode_source, strict, wrap_once
 from tagstr_mypy._tree import checker_tree
 
-__all__ = ["PENDING", "install", "use_stdlib_parser_in_worker"]
+__all__ = ["PENDING", "Pending", "convert", "install", "use_stdlib_parser_in_worker"]
 
-#: path -> the MypyFile built for it, waiting for ``get_additional_deps``
-PENDING: dict[str, Any] = {}
+#: path -> the desugared tree built for it, waiting for ``get_additional_deps``
+PENDING: dict[str, Pending] = {}
 
 _lock = threading.Lock()
 _options: Any = None
@@ -151,7 +151,7 @@ def _tag_strings_native(
     if _blocking(native[1]):  # the native parser rejects what CPython accepted: its errors stand
         return native
     skip_bodies = bool(kwargs.get("skip_function_bodies", args[0] if args else False))
-    PENDING[fnam] = _convert(built.tree, fnam, skip_bodies)
+    PENDING[fnam] = Pending(built.tree, skip_bodies, text)
     return native
 
 
@@ -164,14 +164,14 @@ def _standard_error(
     args: Any,
     kwargs: dict[str, Any],
 ) -> Any:
-    """A standard syntax error in a file that may have tag strings."""
-    from tagstr_runtime.frontend import parse, placeholder_text
+    """A standard syntax error in a file that may have tag strings (before a malformed one, too)."""
+    from tagstr_runtime.frontend import stand_in_text
 
     assert _native_parse is not None
-    tags = parse(text, fnam, template_strings=version >= (3, 14)).tag_strings
-    if not tags:
+    stand_in = stand_in_text(text, fnam, template_strings=version >= (3, 14))
+    if stand_in is None:
         return result
-    native = _native_parse(fnam, placeholder_text(text, tags), *args, **kwargs)
+    native = _native_parse(fnam, stand_in, *args, **kwargs)
     if _blocking(native[1]):  # stock mypy's error, at its place, without the tag strings in the way
         return native
     # Only the running interpreter rejects it: tag-string files go through its parser.
@@ -180,20 +180,35 @@ def _standard_error(
     return _with_errors(result, [_error(exc.lineno or 1, (exc.offset or 1) - 1, message)])
 
 
-def _convert(tree: ast.Module, fnam: str, strip_function_bodies: bool) -> Any:
+class Pending(NamedTuple):
+    """A desugared tree waiting for ``get_additional_deps``, which knows the module's name."""
+
+    tree: ast.Module
+    strip_function_bodies: bool
+    text: str  # the source, for its inline ``# mypy:`` options
+
+
+def convert(pending: Pending, fnam: str, options: Any) -> Any:
+    """The ``MypyFile`` of a desugared tree, converted with the *module's* options.
+
+    The native parser gets its per-module settings as arguments, never the
+    ``Options`` object; the converter (``implicit_optional`` for one) needs
+    the module's, ``[mypy-pkg.*]`` sections and ``# mypy:`` lines applied,
+    so conversion waits until the module's name is known.
+    """
     from mypy.errors import Errors
     from mypy.fastparse import ASTConverter
 
-    errors = Errors(_options)
-    errors.set_file(fnam, None, options=_options)
+    errors = Errors(options)
+    errors.set_file(fnam, None, options=options)
     converter = ASTConverter(
-        options=_options,
+        options=options,
         is_stub=False,
         errors=errors,
-        strip_function_bodies=strip_function_bodies,
+        strip_function_bodies=pending.strip_function_bodies,
         path=fnam,
     )
-    return converter.visit(tree)
+    return converter.visit(pending.tree)
 
 
 def _blocking(errors: list[dict[str, Any]]) -> bool:

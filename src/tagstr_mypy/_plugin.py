@@ -10,7 +10,7 @@ from mypy.plugin import FunctionContext, Plugin, ReportConfigContext
 from mypy.types import Type
 
 from tagstr_mypy import _parse_hook
-from tagstr_mypy._adopt import adopt
+from tagstr_mypy._adopt import adopt, module_options
 from tagstr_mypy._tag_call import TAG_CALL, tag_call_callback
 from tagstr_mypy._tree import CHECKER_MODULE
 
@@ -30,10 +30,11 @@ class TagstrPlugin(Plugin):
         return tag_call_callback if fullname == TAG_CALL else None
 
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
-        tree = _parse_hook.PENDING.pop(file.path, None)
-        if tree is None:
+        pending = _parse_hook.PENDING.pop(file.path, None)
+        if pending is None:
             return []
-        adopt(file, tree, self.options)
+        options = module_options(self.options, file.fullname, pending.text)
+        adopt(file, _parse_hook.convert(pending, file.path, options), options)
         return [(_PRI_HIGH, CHECKER_MODULE, -1)]
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:

@@ -41,9 +41,11 @@ from mypy.types import (
     Type,
     TupleType,
     TypeOfAny,
+    TypeVarType,
     UnionType,
     get_proper_type,
     get_proper_types,
+    is_named_instance,
 )
 
 from tagstr_runtime.frontend import CHECKER_MODULE, INTERPOLATION_TYPE
@@ -272,7 +274,24 @@ class TagCall:
         shown = values or formals
         if not shown:
             return "no interpolation"
-        return format_type(UnionType.make_union(shown), self.api.options)
+        text = format_type(UnionType.make_union(shown), self.api.options)
+        return text + self.type_variable_bounds(shown)
+
+    def type_variable_bounds(self, types: list[Type]) -> str:
+        """What a type variable among ``types`` stands for (its bound or its values): "T" alone
+        says nothing to the reader of ``tag"{x}"``, who never wrote it."""
+        said = []
+        for typ in types:
+            proper = get_proper_type(typ)
+            if not isinstance(proper, TypeVarType):
+                continue
+            options = self.api.options
+            if proper.values:
+                choices = ", ".join(format_type(v, options) for v in proper.values)
+                said.append(f"{format_type(proper, options)} is one of {choices}")
+            elif not is_named_instance(get_proper_type(proper.upper_bound), "builtins.object"):
+                said.append(f"{format_type(proper, options)} is bound to {format_type(proper.upper_bound, options)}")
+        return f" ({'; '.join(said)})" if said else ""
 
 
 def interpolation_value(typ: Type) -> Type | None:

@@ -27,12 +27,14 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from tagstr_runtime import _errors as E
+from tagstr_runtime._cpython import parse_text
 from tagstr_runtime._emit import Emitter, RuntimeEmitter
 from tagstr_runtime._errors import ErrorKind, TagSyntaxError, error_at
+from tagstr_runtime._first_error import first_error
 from tagstr_runtime._generator import Generator
 from tagstr_runtime._model import TagString
 from tagstr_runtime._named_escapes import explain_named_escape
-from tagstr_runtime._parser import ParseResult, parse
+from tagstr_runtime._parser import Broken, ParseResult, scan
 from tagstr_runtime._placeholder import placeholder_text
 from tagstr_runtime._repeated_warnings import shown_once
 from tagstr_runtime._source import SourceText
@@ -40,6 +42,7 @@ from tagstr_runtime._source import SourceText
 __all__ = ["Desugaring", "collector_paused"]
 
 _builtin_compile = builtins.compile
+
 # PyCF_OPTIMIZED_AST (3.13+) minus PyCF_ONLY_AST: the generator needs the unoptimised tree.
 _OPTIMIZED_ONLY = getattr(ast, "PyCF_OPTIMIZED_AST", 0) & ~ast.PyCF_ONLY_AST
 
@@ -66,7 +69,9 @@ class Desugaring:
     caller already has it; a source without tag strings raises it (CPython's
     error is the best one).  ``original``: the source as given, before
     decoding and newline normalisation; a source without tag strings is parsed
-    from it, untouched.  Malformed tag strings raise ``TagSyntaxError`` (SPEC 5).
+    from it, untouched.  Malformed tag strings raise ``TagSyntaxError`` (SPEC 5),
+    unless the source breaks before the first of them: then CPython's error
+    there (``_first_error``), as without the tag strings.
     """
 
     source: SourceText
@@ -118,14 +123,17 @@ class Desugaring:
         if "\0" in text:  # CPython rejects any source with a NUL byte, tag strings or not
             raise standard_error or SyntaxError("source code string cannot contain null bytes")
         self.source = src = SourceText(text)
-        self.result = result = parse(text, filename, template_strings=template_strings, source=src)
         flags = (flags | ast.PyCF_ONLY_AST) & ~_OPTIMIZED_ONLY
+        scanned = scan(text, filename, template_strings=template_strings, source=src)
+        if isinstance(scanned, Broken):
+            raise first_error(scanned, src, filename, mode, flags, feature_version) from None
+        self.result = result = scanned
         self.placeholder = None
         if not result.tag_strings:
             if standard_error is not None:
                 raise standard_error
             plain = text if original is None else original
-            self.tree = _parse(plain, filename, mode, flags, feature_version, src, ())
+            self.tree = parse_text(plain, filename, mode, flags, feature_version, src, ())
             return
         chained: set[int] = set()
         self.placeholder = placeholder = placeholder_text(text, result.tag_strings, chained)
@@ -136,7 +144,7 @@ class Desugaring:
         )
         try:
             with shown_once(standard_parse):
-                tree = _parse(placeholder, filename, mode, flags, feature_version, src, result.tag_strings)
+                tree = parse_text(placeholder, filename, mode, flags, feature_version, src, result.tag_strings)
             generator = Generator(src, filename, chained, self.emitter,
                                   future_annotations=_future_annotations(tree, flags))
             tree = generator.replace_in(tree, result.tag_strings)
@@ -206,62 +214,3 @@ def _reject_patterns(
             tag = starts.get((node.lineno, node.col_offset))
             if tag is not None:
                 raise error_at(src, filename, E.PATTERN, tag.span.start, tag.span.end)
-
-
-def _parse(
-    text: str | bytes,
-    filename: str,
-    mode: str,
-    flags: int,
-    feature_version: tuple[int, int] | None,
-    original: SourceText,
-    tags: tuple[TagString, ...],
-) -> ast.AST:
-    try:
-        # compile() rather than ast.parse(): the mypy plugin wraps ast.parse for
-        # mypy's own parser and must not see its own calls come back
-        minor = -1 if feature_version is None else feature_version[1]
-        tree: ast.AST = _builtin_compile(
-            text, filename, mode, flags, dont_inherit=True, _feature_version=minor
-        )
-        return tree
-    except SyntaxError as exc:
-        if not tags:  # the source as given: CPython's own error, untouched
-            raise
-        assert isinstance(text, str)
-        raise _restore(exc, text, original, tags) from None
-
-
-def _restore(
-    exc: SyntaxError, placeholder: str, original: SourceText, tags: tuple[TagString, ...]
-) -> SyntaxError:
-    """CPython's error on the placeholder text, moved back onto the original text.
-
-    Inside a tag string it becomes a ``TagSyntaxError`` worded like CPython's
-    f-string errors (``tag string: invalid syntax``).
-    """
-    if exc.lineno is None or exc.text is None or original.text == placeholder:
-        return exc
-    shown = SourceText(placeholder)
-
-    def char_col(line: int | None, offset: int | None) -> int | None:
-        if line is None or offset is None or line > original.line_count:
-            return offset
-        # CPython turned its byte column into characters with the line it had
-        # at hand: the file's own line when the file exists on disk (exc.text),
-        # the parsed placeholder's otherwise
-        if line == exc.lineno and exc.text is not None:
-            byte_col = SourceText(exc.text).col_byte(1, max(offset - 1, 0))
-        else:
-            byte_col = shown.col_byte(line, max(offset - 1, 0))
-        return original.offset(line, byte_col) - original.line_start(line) + 1
-
-    offset = char_col(exc.lineno, exc.offset)
-    end_offset = char_col(exc.end_lineno, exc.end_offset)
-    text = original.line_text(exc.lineno) if exc.lineno <= original.line_count else exc.text
-    details = (exc.filename, exc.lineno, offset, text, exc.end_lineno, end_offset)
-    if offset is not None and type(exc) is SyntaxError:
-        where = original.line_start(exc.lineno) + offset - 1
-        if any(tag.span.start <= where < tag.span.end for tag in tags):
-            return TagSyntaxError(f"tag string: {exc.msg}", details)
-    return type(exc)(exc.msg, details)

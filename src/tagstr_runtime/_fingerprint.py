@@ -27,10 +27,12 @@ __all__ = ["DESUGARER_FILES", "fingerprint"]
 #: run must be listed (``_compile.py`` chooses flags and the fallback path).
 DESUGARER_FILES = (
     "_compile.py",
+    "_cpython.py",
     "_desugaring.py",
     "_emit.py",
     "_errors.py",
     "_escapes.py",
+    "_first_error.py",
     "_generator.py",
     "_inspect_source.py",
     "_model.py",

@@ -33,7 +33,7 @@ from tagstr_runtime._model import Field, Literal, Part, Span, TagString
 from tagstr_runtime._named_escapes import named_escape_fix
 from tagstr_runtime._source import SourceText
 
-__all__ = ["CompileWarning", "ParseResult", "parse"]
+__all__ = ["Broken", "CompileWarning", "ParseResult", "parse", "scan"]
 
 # Leading blanks are folded into the next token: one match per token, not two.
 _TOKEN = re.compile(
@@ -137,6 +137,20 @@ class ParseResult(NamedTuple):
     keyword_strings: tuple[Span, ...] = ()
 
 
+class Broken(NamedTuple):
+    """A malformed tag string, and what is needed to tell whether it is the first error.
+
+    ``start``: where the outermost tag string holding the error starts (or
+    the name that cannot be a tag); ``before``: the complete outermost tag
+    strings before it.  CPython's parse of the text up to ``start`` says
+    whether the source breaks earlier (``_first_error``).
+    """
+
+    error: TagSyntaxError
+    start: int
+    before: tuple[TagString, ...]
+
+
 class _Abort(Exception):
     """Broken non-tag code: stop scanning, CPython will report it."""
 
@@ -154,6 +168,20 @@ def parse(
     (Python 3.14+, SPEC 1.4); defaults to the running Python.
     Raises ``TagSyntaxError`` for every malformed tag string (SPEC 5).
     """
+    result = scan(text, filename, template_strings=template_strings, source=source)
+    if isinstance(result, Broken):
+        raise result.error
+    return result
+
+
+def scan(
+    text: str,
+    filename: str = "<unknown>",
+    *,
+    template_strings: bool | None = None,
+    source: SourceText | None = None,
+) -> ParseResult | Broken:
+    """``parse``, returning a malformed tag string as a ``Broken`` rather than raising it."""
     if template_strings is None:
         template_strings = sys.version_info >= (3, 14)
     lexer = _Lexer(text, filename, template_strings, source or SourceText(text))
@@ -163,6 +191,9 @@ def parse(
         lexer.scan_code(0, found, _TOP)
     except _Abort:
         complete = False
+    except TagSyntaxError as exc:
+        start = lexer.broken_at
+        return Broken(exc, start, tuple(tag for tag in found if tag.span.end <= start))
     return ParseResult(
         tuple(found), tuple(lexer.warnings), complete, lexer.fstrings, tuple(lexer.keyword_strings)
     )
@@ -180,6 +211,8 @@ class _Lexer:
         self.warnings: list[CompileWarning] = []
         self.keyword_strings: list[Span] = []
         self.in_tag = 0
+        self.outer_tag = -1  # start of the outermost tag string being scanned
+        self.broken_at = -1  # see Broken.start, for the last error raised
         self.nesting = 0
         self.unterminated_at = -1  # start of the last literal reported unterminated
         self.fstrings = False  # a standard f-string was seen
@@ -187,7 +220,11 @@ class _Lexer:
     # -- errors -----------------------------------------------------------------
 
     def fail(self, message: str, start: int, end: int | None = None) -> NoReturn:
-        raise error_at(self.source, self.filename, message, start, end)
+        raise self.error(message, start, end)
+
+    def error(self, message: str, start: int, end: int | None = None) -> TagSyntaxError:
+        self.broken_at = self.outer_tag if self.in_tag else start
+        return error_at(self.source, self.filename, message, start, end)
 
     def fail_standard(self, message: str, start: int, end: int | None = None) -> NoReturn:
         """Broken standard code: ours to report only inside a tag string."""
@@ -196,7 +233,9 @@ class _Lexer:
         raise _Abort
 
     def detected_line(self, offset: int) -> int:
-        return self.source.line_of(min(offset, self.n))
+        """The line CPython names in "(detected at line N)": at the end of the text,
+        the last line it read (a final newline does not start another)."""
+        return self.source.line_of(min(offset, self.n - 1))
 
     # -- code -------------------------------------------------------------------
 
@@ -236,7 +275,7 @@ class _Lexer:
             m = match(s, pos)
             if m is None:  # end of text
                 if mode == _FIELD:
-                    self.fail(E.EXPECTING_CLOSE, field_start)
+                    self.fail_standard(E.EXPECTING_CLOSE, field_start)
                 return pos, first, last_end, last_text
             kind = m.lastgroup
             start = m.start(kind)  # type: ignore[arg-type]
@@ -260,7 +299,7 @@ class _Lexer:
                 if kind == "close":
                     if s[start] == "}":
                         return start, first, last_end, last_text
-                    self.fail(E.UNMATCHED.format(s[start]), start)
+                    self.fail_standard(E.UNMATCHED.format(s[start]), start)
                 if kind == "op":
                     text = s[start:end]
                     if text == "!" or text == "=" or text[0] == ":":
@@ -309,16 +348,14 @@ class _Lexer:
 
         If that literal is never closed, the user most likely forgot a ``}``
         (``tag"{x"``): say so, as CPython does, rather than report the literal
-        the quote happens to open.  In a standard f-string's field that is
-        CPython's error to report (``f"{x"``), in its own words.
+        the quote happens to open.  (In a standard f-string's field every error
+        is CPython's to report: see ``fstring``.)
         """
         try:
             yield
         except TagSyntaxError as exc:
             if exc.kind is ErrorKind.UNTERMINATED and self.unterminated_at == start:
-                if not self.in_tag:
-                    raise _Abort from None
-                raise error_at(self.source, self.filename, E.EXPECTING_CLOSE, quote_pos) from None
+                raise self.error(E.EXPECTING_CLOSE, quote_pos) from None
             raise
 
     def name_before_quote(
@@ -396,14 +433,33 @@ class _Lexer:
         body = quote_pos + len(quote)
         if "f" in prefix or "t" in prefix:
             self.fstrings = self.fstrings or "f" in prefix
-            end, _ = self.body(body, quote, "r" in prefix, False, found, start)
-            return end
+            return self.fstring(body, quote, "r" in prefix, found, start)
         m = _PLAIN_END[quote].match(s, body)
         if m is None:
             self.unterminated_at = start
             message = E.UNTERMINATED_TRIPLE_STRING if len(quote) == 3 else E.UNTERMINATED_STRING
             self.fail_standard(message.format(self.detected_line(self._line_end(body, quote))), start)
         return m.end()
+
+    def fstring(self, body: int, quote: str, raw: bool, found: list[TagString], start: int) -> int:
+        """An f-string (or t-string), after its opening quote; returns the offset after it.
+
+        Outside any tag string, an error anywhere in it is CPython's to report,
+        tag strings in its fields included: a malformed "tag string" there is
+        nearly always a typo in the f-string (``f"{name'}"``, ``f"{obj.attr"``,
+        ``f"{a" "b"``: before Python 3.12 a quote inside a field even ends the
+        f-string), and a file with none but such typos must get CPython's own
+        error.  The tag strings found in it go too: CPython reads the f-string
+        as written.
+        """
+        if self.in_tag:
+            return self.body(body, quote, raw, False, found, start)[0]
+        mark = len(found)
+        try:
+            return self.body(body, quote, raw, False, found, start)[0]
+        except (TagSyntaxError, _Abort):
+            del found[mark:]
+            raise _Abort from None
 
     def _line_end(self, pos: int, quote: str) -> int:
         if len(quote) == 3:
@@ -418,6 +474,8 @@ class _Lexer:
         q = s[quote_pos]
         quote = q * 3 if s.startswith(q * 3, quote_pos) else q
         body = quote_pos + len(quote)
+        if not self.in_tag:
+            self.outer_tag = start
         self.in_tag += 1
         try:
             end, parts = self.body(body, quote, True, True, [], start)
@@ -441,7 +499,7 @@ class _Lexer:
         nested in the fields of a standard f-string.
         """
         if self.nesting >= MAX_NESTING:
-            self.fail(E.TOO_DEEP, start)
+            self.fail_standard(E.TOO_DEEP, start)
         self.nesting += 1
         try:
             return self._body(pos, quote, raw, is_tag, found, start)

@@ -107,5 +107,8 @@ class SourceText:
         if self._ascii:
             return start + col_byte
         end = self.text.find("\n", start)
-        raw = (self.text[start:] if end < 0 else self.text[start:end]).encode("utf-8")
+        chars = self.text[start:] if end < 0 else self.text[start:end]
+        raw = chars.encode("utf-8")
+        if col_byte > len(raw):  # past the line's text (CPython's end of an error at its newline)
+            return start + len(chars) + col_byte - len(raw)
         return start + len(raw[:col_byte].decode("utf-8", "ignore"))

@@ -23,6 +23,7 @@ from tagstr_runtime._desugaring import Desugaring
 from tagstr_runtime._emit import Emitter, Position, RuntimeEmitter, TagCall, located, prologue_index
 from tagstr_runtime._errors import ErrorKind, TagSyntaxError
 from tagstr_runtime._fingerprint import fingerprint
+from tagstr_runtime._first_error import stand_in_text
 from tagstr_runtime._model import Field, Literal, Part, Span, TagString
 from tagstr_runtime._named_escapes import is_character_name
 from tagstr_runtime._parser import (
@@ -79,6 +80,7 @@ __all__ = [
     "placeholder_text",
     "prologue_index",
     "python_files",
+    "stand_in_text",
     "strict",
     "wrap_once",
     "wrapped_while",

@@ -9,12 +9,33 @@ import sys
 from pathlib import Path
 from typing import NamedTuple
 
-__all__ = ["EXAMPLES", "Hit", "Run", "expectations", "flake8", "options"]
+__all__ = ["EXAMPLES", "STOCK", "Hit", "Run", "expectations", "flake8", "options"]
 
 EXAMPLES = Path(__file__).parent / "examples"
 FORMAT = "%(path)s|%(row)d|%(col)d|%(code)s|%(text)s"
 # Rules that raise fail the run instead of being logged and skipped.
 ENV = {**os.environ, "TAGSTR_STRICT": "1", "PYTHONWARNINGS": "ignore"}
+
+
+# Stock flake8: the same flake8 and plugins, this plugin's entry point left out of discovery
+# (as benchmarks/bench_flake8.py does), so nothing of ours is even imported.
+_STOCK = """
+import sys
+from flake8.plugins import finder
+from flake8.main.cli import main
+
+_find = finder.find_plugins
+
+
+def find_plugins(cfg, opts):
+    return [p for p in _find(cfg, opts) if p.package != "tagstr-toolkit"]
+
+
+finder.find_plugins = find_plugins
+sys.exit(main(sys.argv[1:]))
+"""
+#: ``python=`` for ``flake8()``: stock flake8, without this plugin.
+STOCK = [sys.executable, "-c", _STOCK]
 
 
 class Hit(NamedTuple):
@@ -61,7 +82,8 @@ def expectations(path: Path) -> set[tuple[int, int, str]]:
     Columns are flake8's printed, 1-based ones.
     """
     found = set()
-    for row, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    # split at newlines only, as flake8 numbers lines (a form feed or U+2028 ends none)
+    for row, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
         match = _EXPECT.search(line)
         if match is None:
             continue

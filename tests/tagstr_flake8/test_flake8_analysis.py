@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from tagstr_flake8._analysis import analyse, mask_text
+from tagstr_flake8._analysis import analyse, mask_text, physical_lines
 
 EXAMPLES = Path(__file__).parent / "examples"
 WITH_TAGS = []
 for _path in sorted(EXAMPLES.glob("*.py")):
-    _lines = _path.read_text(encoding="utf-8").splitlines(keepends=True)
+    _lines = physical_lines(_path.read_text(encoding="utf-8"))  # as flake8 reads the file
     try:
         ast.parse("".join(_lines))
     except SyntaxError as _exc:

@@ -124,3 +124,24 @@ def test_flags_that_judge_the_call_judge_the_tag_string(folder: Path, parser: st
     by_line = {d.line: (d.column, d.message) for d in found}
     assert set(by_line) <= {6, 7} and by_line.get(6) == by_line.get(7)
     assert (7 in by_line) == (not extra)
+
+
+OPTIONAL_DEFAULT = textwrap.dedent('''\
+    from tags import html
+
+
+    def show(x: int = None) -> str:
+        return html"{x}"
+''')
+
+
+@PARSERS
+@pytest.mark.parametrize("where", ["inline", "section"])
+def test_per_module_and_inline_options_apply(tmp_path: Path, parser: str, where: str) -> None:
+    """``# mypy:`` lines and ``[mypy-module]`` sections reach a tag-string file as any other:
+    the tag-string module gets what its f-string twin gets."""
+    inline = "# mypy: implicit-optional\n" if where == "inline" else ""
+    write_config(tmp_path, "[mypy-app]\nimplicit_optional = True\n" if where == "section" else "")
+    tagged = check(tmp_path, inline + OPTIONAL_DEFAULT, parser)
+    twin = check(tmp_path, inline + OPTIONAL_DEFAULT.replace('html"', 'f"'), parser)
+    assert twin == [] and tagged == twin

@@ -24,6 +24,7 @@ import pytest
 import tagstr_runtime
 from tagstr_runtime import _importhook
 from tagstr_runtime._importhook import TagFileFinder, TagSourceFileLoader
+from fstring_typos import ISSUE_CASES
 
 SRC = Path(tagstr_runtime.__file__).resolve().parents[1]
 
@@ -155,6 +156,21 @@ def test_plain_syntax_error_is_the_builtin_one(hook: None, modules: Callable[[st
     assert (got.msg, got.filename, got.lineno, got.offset, got.text) == (
         want.msg, want.filename, want.lineno, want.offset, want.text,
     )
+
+
+def test_plain_fstring_typos_are_the_builtin_error(hook: None, modules: Callable[[str, str], Path]) -> None:
+    """Issue 11 item 2: a typo in a plain f-string, not a tag-string error."""
+    for index, source in enumerate(ISSUE_CASES):
+        name = f"fstring_typo_{index}"
+        path = modules(name, source)
+        with pytest.raises(SyntaxError) as caught:
+            fresh_import(name)
+        with pytest.raises(SyntaxError) as builtin:
+            compile(path.read_bytes(), str(path), "exec")
+        got, want = caught.value, builtin.value
+        assert (type(got), got.msg, got.lineno, got.offset, got.end_lineno, got.end_offset, got.text) == (
+            type(want), want.msg, want.lineno, want.offset, want.end_lineno, want.end_offset, want.text,
+        )
 
 
 # -- modules with tag strings -------------------------------------------------------

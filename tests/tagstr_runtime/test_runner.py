@@ -23,6 +23,7 @@ import tagstr_runtime
 from tagstr_runtime import _importhook
 from tagstr_runtime._console import TagCommandCompiler, TagConsole
 from tagstr_runtime._runner import _parse, main
+from fstring_typos import ISSUE_CASES
 
 SRC = Path(tagstr_runtime.__file__).resolve().parents[1]
 
@@ -220,6 +221,16 @@ def test_syntax_error_in_the_script_is_printed_like_python(tmp_path: Path) -> No
         "    " + " " * len("y = tag'{x!") + "^",
     ]
     assert lines[3].endswith("tag string: invalid conversion character 'z': expected 's', 'r', or 'a'")
+
+
+@pytest.mark.subprocess
+def test_fstring_typos_in_the_script_are_printed_like_python(tmp_path: Path) -> None:
+    """Issue 11 item 2: a typo in a plain f-string, not a tag-string error."""
+    for index, source in enumerate(ISSUE_CASES):
+        write(tmp_path / f"typo{index}.py", source)
+        ours = run(f"typo{index}.py", cwd=tmp_path)
+        python = run(f"typo{index}.py", cwd=tmp_path, runner=False)
+        assert (ours.returncode, ours.stderr) == (python.returncode, python.stderr)
 
 
 @pytest.mark.subprocess

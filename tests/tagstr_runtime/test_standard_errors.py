@@ -3,7 +3,9 @@
 Differential: ``tagstr_runtime.compile`` against the builtin ``compile`` on the
 running Python, for broken standard code alone and beside a tag string on
 another line (its twin has a plain call there): same exception type, message,
-line and column.  SPEC 1.8 and "never worse than the stock tool".
+line and column.  SPEC 1.8 and "never worse than the stock tool".  Also over
+the broken f-strings of ``tests/fstring_typos.py`` (end positions too), and:
+an error before a malformed tag string is the one reported (issue 11 item 3).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import tagstr_runtime
+from fstring_typos import typo_sources
 
 BROKEN = {
     "f-string missing brace": 'y = f"{x"\n',
@@ -107,3 +110,98 @@ def test_cpython_warnings_of_a_tag_string_file_show_once(tmp_path: Path, source:
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.count("invalid escape sequence") == 1, proc.stderr
+
+
+def full_outcome(compiler: object, source: str) -> tuple[object, ...]:
+    """Type, message and every position of the error (``ValueError``: a CPython bug, as is)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compiler(source, "<m>", "exec")  # type: ignore[operator]
+    except SyntaxError as exc:
+        return type(exc).__name__, exc.msg, exc.lineno, exc.offset, exc.end_lineno, exc.end_offset, exc.text
+    except ValueError as exc:  # 3.12.1: f"{x:{w=}}"
+        return "ValueError", str(exc)
+    return ("ok",)
+
+
+def test_broken_fstrings_get_cpythons_error() -> None:
+    """Issue 11 item 2: a typo in a plain f-string is CPython's error, not a tag string's."""
+    differ = []
+    checked = 0
+    for source in typo_sources():
+        expected = full_outcome(compile, source)
+        if expected == ("ok",):
+            continue
+        checked += 1
+        got = full_outcome(tagstr_runtime.compile, source)
+        if got != expected:
+            differ.append((source, expected, got))
+    assert checked > 1000
+    assert differ == []
+
+
+# (issue 11 item 3) broken code before a malformed tag string: CPython's error there,
+# the one the same source with a well-formed tag string gets.
+EARLIER = {
+    "def": "def f(:\n    pass\n",
+    "missing-comma": "x = (1 2)\n",
+    "if-colon": "if x\n    pass\n",
+    "same-line": "print(1 2, ",
+    "indent": "x = 1\n    y = 2\n",
+    "in-a-tag-string": 'y = html"{a b}"\n',
+    "non-ascii": 'é = "日本" +\n',
+}
+MALFORMED = {
+    "brace": 'z = html"{"\n',
+    "conversion": 'z = html"{a!x}"\n',
+    "single-close": 'z = html"a}"\n',
+    "unterminated": 'z = html"abc\n',
+    "unterminated-triple": 'z = html"""abc\n',
+    "keyword": 'z = None"x"\n',
+    "dotted": 'z = a.html"x"\n',
+    "concatenation": 'z = html"a" "b"\n',
+    "nested": 'z = html"{sql"{a!x}"}"\n',
+    "non-ascii": 'z = 日本"{"\n',
+}
+
+
+@pytest.mark.parametrize("earlier", EARLIER.values(), ids=EARLIER.keys())
+def test_the_first_error_in_source_order_is_reported(earlier: str) -> None:
+    for malformed in MALFORMED.values():
+        # the earlier error, as the same source with a well-formed tag string has it
+        source = f"{earlier}\n\n{malformed}w = 2\n"
+        twin = f"{earlier}\n\nz = html'{{a}}'\nw = 2\n"
+        expected = full_outcome(tagstr_runtime.compile, twin)
+        assert expected[0] in ("SyntaxError", "IndentationError", "TagSyntaxError")
+        assert full_outcome(tagstr_runtime.compile, source) == expected, malformed
+        # the other way round, the tag string's, also after a well-formed one
+        alone = full_outcome(tagstr_runtime.compile, malformed)
+        assert alone[0] == "TagSyntaxError"
+        after = full_outcome(tagstr_runtime.compile, f"{malformed}w = 2\n{earlier}")
+        assert (after[0], *after[2:6]) == (alone[0], *alone[2:6])  # "(detected at line N)" may differ
+        before = full_outcome(tagstr_runtime.compile, f'q = html"{{a}}"\n{malformed}{earlier}')
+        assert (before[0], before[3], before[2]) == (alone[0], alone[3], 2)
+
+
+# Unterminated tag strings: "(detected at line N)" as CPython says for the f-string twin.
+UNTERMINATED = [
+    'x = {}"""abc\n',
+    'x = {}"""abc\n\n',
+    'x = {}"""abc\n\n\n',
+    'x = {}"""abc',
+    'x = {}"""a\n\nb\n  ',
+    'x = {}"abc\n',
+    'x = {}"abc',
+    'x = ({}"abc\n\n)\n',
+]
+
+
+def test_detected_at_line_as_for_the_fstring() -> None:
+    for form in UNTERMINATED:
+        tag = full_outcome(tagstr_runtime.compile, form.format("html"))
+        fstring = full_outcome(compile, form.format("f"))
+        detected = fstring[1].rpartition("(")[2]  # type: ignore[union-attr]
+        assert detected.startswith("detected at line")
+        assert tag[1].endswith(f"({detected}"), form  # type: ignore[union-attr]
+        assert tag[2] == fstring[2]

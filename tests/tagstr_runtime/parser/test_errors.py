@@ -16,7 +16,7 @@ from tagstr_runtime._source import SourceText
 # as SyntaxError has them; sources put non-ASCII text before the error where it matters.
 ERRORS = [
     ('a = tag"abc\n', "unterminated tag string (detected at line 1)", "unterminated", 1, 5, 1, 6),
-    ('a = tag"""abc\n\n', "unterminated triple-quoted tag string (detected at line 3)", "unterminated", 1, 5, 1, 6),
+    ('a = tag"""abc\n\n', "unterminated triple-quoted tag string (detected at line 2)", "unterminated", 1, 5, 1, 6),
     ('a = tag"{}"\n', "tag string: valid expression required before '}'", "empty-expression", 1, 10, 1, 11),
     ('a = tag"{ }"\n', "tag string: valid expression required before '}'", "empty-expression", 1, 11, 1, 12),
     ('a = tag"{x!z}"\n', "tag string: invalid conversion character 'z': expected 's', 'r', or 'a'",
