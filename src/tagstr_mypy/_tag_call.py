@@ -44,7 +44,6 @@ from mypy.types import (
     TypeVarType,
     UnionType,
     get_proper_type,
-    get_proper_types,
     is_named_instance,
 )
 
@@ -74,7 +73,7 @@ def tag_call_callback(ctx: FunctionContext) -> Type:
     if not ctx.args or not ctx.args[0]:
         return ctx.default_return_type
     checker = api.modules.get(CHECKER)
-    if checker is None or not {"tag_function", "any_interpolation"} <= checker.names.keys():
+    if checker is None or not {"tag_function", "any_interpolation", "decoded"} <= checker.names.keys():
         # the checked environment has another version of tagstr_runtime: stay quiet
         return ctx.default_return_type
     tag_expr = ctx.args[0][0]

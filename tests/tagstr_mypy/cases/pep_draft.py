@@ -119,3 +119,4 @@ Page"<p>{name}</p>"  # E:1: Tag "Page" cannot be called with tag-string argument
 # N@106:1:         Protocol member Interpolation.conv expected settable variable, got read-only attribute
 # N@106:1:         Protocol member Interpolation.expr expected settable variable, got read-only attribute
 # N@106:1:             <1 more conflict(s) not shown>
+ignored = greet"{name}"  # type: ignore[tagstr-signature]

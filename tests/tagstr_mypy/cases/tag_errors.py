@@ -57,3 +57,15 @@ class AbstractTemplate(ABC):
 
 count = 1
 abstract = AbstractTemplate"value {count}"  # E:12: Cannot instantiate abstract class "AbstractTemplate" with abstract attribute "render"  [abstract]
+
+
+def up_to_four(
+    a: Decoded | Interpolation | None = None, b: Decoded | Interpolation | None = None,
+    c: Decoded | Interpolation | None = None, d: Decoded | Interpolation | None = None,
+) -> str:
+    return ""
+
+
+up_to_four"a {count} b"  # E:1: Tag "up_to_four" cannot be called with tag-string arguments: a tag must accept "*args: Decoded | Interpolation", and it is "Callable[[Decoded | Interpolation[Any] | None, Decoded | Interpolation[Any] | None, Decoded | Interpolation[Any] | None, Decoded | Interpolation[Any] | None], str]"  [tagstr-signature]
+# N@69:1: This tag string's call fits, but up_to_four"a{x}a{x}a" would call up_to_four(Decoded, Interpolation[Any], Decoded, Interpolation[Any], Decoded), which fails:
+# N@69:1:     Too many arguments for "up_to_four"
