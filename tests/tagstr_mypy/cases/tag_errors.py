@@ -69,3 +69,11 @@ def up_to_four(
 up_to_four"a {count} b"  # E:1: Tag "up_to_four" cannot be called with tag-string arguments: a tag must accept "*args: Decoded | Interpolation", and it is "Callable[[Decoded | Interpolation[Any] | None, Decoded | Interpolation[Any] | None, Decoded | Interpolation[Any] | None, Decoded | Interpolation[Any] | None], str]"  [tagstr-signature]
 # N@69:1: This tag string's call fits, but up_to_four"a{x}a{x}a" would call up_to_four(Decoded, Interpolation[Any], Decoded, Interpolation[Any], Decoded), which fails:
 # N@69:1:     Too many arguments for "up_to_four"
+
+from typing import Callable
+
+
+def maybe(tag: Callable[..., str] | None) -> None:
+    tag"x"  # E:5: Tag "tag" is not callable (its type is "Callable[..., str] | None")  [tagstr-not-callable]
+# N@77:5: This tag string calls tag(Decoded), which fails:
+# N@77:5:     "None" not callable
