@@ -236,10 +236,8 @@ class TagCall:
             trial[index] = typ
             if not self.call(trial)[1]:
                 continue
-            lam = lambda_of(self.args[index])
-            where: Context = lam.expr() if lam is not None else self.args[index]
             fail_interpolation(
-                self.api, where, expr_text(self.args[index]),
+                self.api, self.slot_context(index), self.slot_text(index),
                 format_type(value, self.api.options), self.name, self.accepted(index),
             )
             reported = True
@@ -250,6 +248,14 @@ class TagCall:
             self.api.expr_checker.check_call(
                 self.tag_type, temps, [ARG_POS] * len(temps), self.context
             )
+
+    def slot_context(self, index: int) -> Context:
+        """Where an error about argument ``index`` is reported: the interpolation's expression."""
+        lam = lambda_of(self.args[index])
+        return lam.expr() if lam is not None else self.args[index]
+
+    def slot_text(self, index: int) -> str:
+        return expr_text(self.args[index])
 
     def loosened(self, typ: Type) -> Type:
         return self.declared("any_interpolation") if self.value_type(typ) is not None else typ
