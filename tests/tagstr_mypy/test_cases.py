@@ -13,7 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from harness import CASES, Diagnostic, diagnostics, expectations, native_parser_by_default, run_mypy, write_config
+from harness import (
+    CASES, Diagnostic, diagnostics, expectations, native_parser_by_default, notes_by_position, run_mypy,
+    write_config,
+)
 
 pytestmark = pytest.mark.subprocess
 
@@ -30,7 +33,7 @@ def check_all(work: Path, cases: list[Path], python_version: str) -> dict[str, l
         *[case.name for case in cases], cwd=work,
     )
     by_file: dict[str, list[Diagnostic]] = {case.name: [] for case in cases}
-    for found in diagnostics(proc):
+    for found in diagnostics(proc, in_order=True):
         by_file.setdefault(found.file, []).append(found)
     return by_file
 
@@ -58,9 +61,10 @@ def test_case_314(case: Path, results_314: dict[str, list[Diagnostic]]) -> None:
 
 
 def compare(case: Path, results: dict[str, list[Diagnostic]]) -> None:
-    got = sorted(results[case.name])
+    got = results[case.name]
     want = expectations(case, byte_columns=not native_parser_by_default())
     missing = [str(d) for d in want if d not in got]
     unexpected = [str(d) for d in got if d not in want]
     report = ["missing:", *missing, "unexpected:", *unexpected]
     assert not missing and not unexpected, "\n".join(report)
+    assert notes_by_position(got) == notes_by_position(want), "notes out of order"

@@ -50,7 +50,7 @@ reveal_type(ints(t"{n}"))  # N:13: Revealed type is "list[int]"
 as_int: int = constrained(t"{n}")
 as_str: int = constrained(t"{s}")  # E:15: Incompatible types in assignment (expression has type "str", variable has type "int")  [assignment]
 # mypy names the decorated function's type variable after the decorator's ("R")
-mixed = constrained(t"{1.5}")  # E:24: Interpolation "{1.5}" has type "float"; tag "constrained" accepts "R"  [tagstr-interpolation]
+mixed = constrained(t"{1.5}")  # E:24: Interpolation "{1.5}" has type "float"; tag "constrained" accepts "R" ("R" is one of "int", "str")  [tagstr-interpolation]
 reveal_type(values(t"{n}{n}"))  # N:13: Revealed type is "list[int]"
 ignored = ints(t"{s}")  # type: ignore[tagstr-interpolation]
 lines = ints(t"""{
