@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation, localcontext
 
-from tagstr_runtime import Decoded, Interpolation, format_value
+from tagstr_runtime import Decoded, Interpolation, accepts_template, format_value
 
 __all__ = ["D", "dec"]
 
@@ -47,6 +47,7 @@ def _parse(text: str) -> Decimal:
         raise ValueError(f"invalid decimal literal: {text!r}") from None
 
 
+@accepts_template
 def dec(*args: Decoded | Interpolation[object]) -> Decimal:
     """The tag: the tag string's text, with interpolations formatted, as a Decimal."""
     literal = [arg for arg in args if isinstance(arg, Decoded)]

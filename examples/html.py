@@ -26,7 +26,7 @@ instead of importing ``html.escape``.)
 
 from __future__ import annotations
 
-from tagstr_runtime import Decoded, Interpolation, format_value
+from tagstr_runtime import Decoded, Interpolation, accepts_template, format_value
 
 __all__ = ["HTML", "escape", "html"]
 
@@ -72,6 +72,7 @@ def _insert(value: object, conv: str | None, format_spec: str | None) -> str:
     return escape(text)
 
 
+@accepts_template
 def html(*args: Decoded | Interpolation[object]) -> HTML:
     """The tag: literal parts verbatim, interpolated values escaped."""
     out: list[str] = []

@@ -24,7 +24,7 @@ import shlex
 import subprocess
 import tempfile
 
-from tagstr_runtime import Decoded, Interpolation, format_value
+from tagstr_runtime import Decoded, Interpolation, accepts_template, format_value
 
 __all__ = ["Command", "run", "sh"]
 
@@ -54,6 +54,7 @@ def _words(value: object, conv: str | None, format_spec: str | None) -> str:
     return shlex.quote(format_value(value, conv, format_spec))
 
 
+@accepts_template
 def sh(*args: Decoded | Interpolation[object]) -> Command:
     """The tag: literal text is shell code, each value is quoted."""
     out: list[str] = []

@@ -21,7 +21,7 @@ from __future__ import annotations
 import sqlite3
 from typing import NamedTuple
 
-from tagstr_runtime import Decoded, Interpolation, convert, format_value
+from tagstr_runtime import Decoded, Interpolation, accepts_template, convert, format_value
 
 __all__ = ["Query", "execute", "quote_identifier", "sql"]
 
@@ -40,6 +40,7 @@ def quote_identifier(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
+@accepts_template
 def sql(*args: Decoded | Interpolation[object]) -> Query:
     """The tag: literal text as written, every value a bound parameter."""
     text: list[str] = []

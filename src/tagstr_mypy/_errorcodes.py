@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Final
 
 from mypy.errorcodes import ErrorCode
+from mypy.errors import ErrorInfo
 from mypy.nodes import Context
 from mypy.plugin import CheckerPluginInterface
 
@@ -32,15 +33,20 @@ TAG_INTERPOLATION: Final = ErrorCode(
 )
 
 ACCEPTED: Final = '"*args: Decoded | Interpolation"'
+# when the tag's own types share those names (the PEP draft's Protocols, copied)
+ACCEPTED_IN_FULL: Final = '"*args: tagstr_runtime.Decoded | tagstr_runtime.Interpolation"'
 
 
-def fail_not_callable(api: CheckerPluginInterface, ctx: Context, tag: str, typ: str) -> None:
-    api.fail(f'Tag "{tag}" is not callable (its type is {typ})', ctx, code=TAG_NOT_CALLABLE)
+def fail_not_callable(api: CheckerPluginInterface, ctx: Context, tag: str, typ: str) -> ErrorInfo | None:
+    return api.fail(f'Tag "{tag}" is not callable (its type is {typ})', ctx, code=TAG_NOT_CALLABLE)
 
 
-def fail_signature(api: CheckerPluginInterface, ctx: Context, tag: str, typ: str) -> None:
-    api.fail(
-        f'Tag "{tag}" cannot be called with tag-string arguments: a tag must accept {ACCEPTED},'
+def fail_signature(
+    api: CheckerPluginInterface, ctx: Context, tag: str, typ: str, in_full: bool = False
+) -> ErrorInfo | None:
+    accepted = ACCEPTED_IN_FULL if in_full else ACCEPTED
+    return api.fail(
+        f'Tag "{tag}" cannot be called with tag-string arguments: a tag must accept {accepted},'
         f" and it is {typ}",
         ctx,
         code=TAG_SIGNATURE,

@@ -44,13 +44,14 @@ from mypy.types import (
     TypeVarType,
     UnionType,
     get_proper_type,
-    get_proper_types,
     is_named_instance,
 )
 
 from tagstr_runtime.frontend import CHECKER_MODULE, INTERPOLATION_TYPE
 
 from tagstr_mypy._errorcodes import fail_interpolation, fail_not_callable, fail_signature
+from tagstr_mypy._explain import Rejection, TypeNames
+from tagstr_mypy._signatures import formal_at, signatures
 
 __all__ = ["TAG_CALL", "tag_call_callback"]
 
@@ -72,7 +73,7 @@ def tag_call_callback(ctx: FunctionContext) -> Type:
     if not ctx.args or not ctx.args[0]:
         return ctx.default_return_type
     checker = api.modules.get(CHECKER)
-    if checker is None or not {"tag_function", "any_interpolation"} <= checker.names.keys():
+    if checker is None or not {"tag_function", "any_interpolation", "decoded"} <= checker.names.keys():
         # the checked environment has another version of tagstr_runtime: stay quiet
         return ctx.default_return_type
     tag_expr = ctx.args[0][0]
@@ -127,8 +128,7 @@ class TagCall:
     def check(self) -> Type:
         verdict = self.verdict()
         if verdict is not None:
-            fail = fail_not_callable if verdict == NOT_CALLABLE else fail_signature
-            fail(self.api, self.tag_expr, self.name, format_type(self.tag_type, self.api.options))
+            self.reject(verdict)
             return AnyType(TypeOfAny.from_error)
         fast = self.direct_result()
         if fast is not None:
@@ -137,6 +137,23 @@ class TagCall:
         if failed:
             self.report_slots()
         return result
+
+    def reject(self, verdict: str) -> None:
+        """The error, and mypy's reasons as its notes."""
+        decoded, interpolation = self.declared("decoded"), self.declared("any_interpolation")
+        names = TypeNames(self.api, self.tag_type, decoded, interpolation)
+        tag = names.quoted(self.tag_type)
+        if verdict == NOT_CALLABLE:
+            error = fail_not_callable(self.api, self.tag_expr, self.name, tag)
+        else:
+            error = fail_signature(self.api, self.tag_expr, self.name, tag, names.ours_ambiguous())
+        Rejection(
+            self.api, self.tag_expr, self.tag_type, self.name, self.callable_name(),
+            self.args, self.arg_types, decoded, interpolation,
+        ).explain(error)
+
+    def callable_name(self) -> str | None:
+        return (self.tag_expr.fullname if isinstance(self.tag_expr, RefExpr) else None) or None
 
     def verdict(self) -> str | None:
         """NOT_CALLABLE, NOT_A_TAG or None (a tag function): once per tag type object."""
@@ -197,11 +214,10 @@ class TagCall:
         temps: list[Expression] = [
             TempNode(typ, context=arg) for typ, arg in zip(arg_types, self.args)
         ]
-        callable_name = self.tag_expr.fullname if isinstance(self.tag_expr, RefExpr) else None
         with self.api.msg.filter_errors() as watcher:
             result, _ = self.api.expr_checker.check_call(
                 self.tag_type, temps, [ARG_POS] * len(temps), self.context,
-                callable_name=callable_name or None,
+                callable_name=self.callable_name(),
             )
         return result, watcher.has_new_errors()
 
@@ -220,10 +236,8 @@ class TagCall:
             trial[index] = typ
             if not self.call(trial)[1]:
                 continue
-            lam = lambda_of(self.args[index])
-            where: Context = lam.expr() if lam is not None else self.args[index]
             fail_interpolation(
-                self.api, where, expr_text(self.args[index]),
+                self.api, self.slot_context(index), self.slot_text(index),
                 format_type(value, self.api.options), self.name, self.accepted(index),
             )
             reported = True
@@ -234,6 +248,14 @@ class TagCall:
             self.api.expr_checker.check_call(
                 self.tag_type, temps, [ARG_POS] * len(temps), self.context
             )
+
+    def slot_context(self, index: int) -> Context:
+        """Where an error about argument ``index`` is reported: the interpolation's expression."""
+        lam = lambda_of(self.args[index])
+        return lam.expr() if lam is not None else self.args[index]
+
+    def slot_text(self, index: int) -> str:
+        return expr_text(self.args[index])
 
     def loosened(self, typ: Type) -> Type:
         return self.declared("any_interpolation") if self.value_type(typ) is not None else typ
@@ -275,32 +297,6 @@ class TagCall:
             elif not is_named_instance(get_proper_type(proper.upper_bound), "builtins.object"):
                 said.append(f"{format_type(proper, options)} is bound to {format_type(proper.upper_bound, options)}")
         return f" ({'; '.join(said)})" if said else ""
-
-
-def signatures(typ: ProperType) -> list[CallableType]:
-    if isinstance(typ, CallableType):
-        return [typ]
-    if isinstance(typ, Overloaded):
-        return list(typ.items)
-    if isinstance(typ, Instance):
-        call = get_proper_type(find_member("__call__", typ, typ, is_operator=True))
-        if isinstance(call, (CallableType, Overloaded)):
-            return signatures(call)
-    if isinstance(typ, UnionType):
-        return [s for item in get_proper_types(typ.items) for s in signatures(item)]
-    return []
-
-
-def formal_at(signature: CallableType, index: int) -> Type | None:
-    positional = 0
-    for kind, typ in zip(signature.arg_kinds, signature.arg_types):
-        if kind == ARG_STAR:
-            return typ
-        if kind.is_positional():
-            if positional == index:
-                return typ
-            positional += 1
-    return None
 
 
 def interpolation_value(typ: Type) -> Type | None:

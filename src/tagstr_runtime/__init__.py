@@ -1,4 +1,4 @@
-"""Tag strings (PEP 750 draft, as ruled by SPEC.md) on stock CPython.
+"""Tag strings (PEP 750 draft, as ruled by docs/spec.md) on stock CPython.
 
 The public names are loaded lazily (PEP 562) so that the start-up hook
 installed by ``tagstr_autoload.pth`` costs next to nothing: importing this
@@ -21,12 +21,16 @@ __all__ = [
     "InterpolationConcrete",
     "TagFunction",
     "TagSyntaxError",
+    "TemplateLibraryTag",
+    "TemplateTag",
+    "accepts_template",
     "compile",
     "convert",
     "desugar",
     "desugar_ast",
     "format_value",
     "install",
+    "template_tag",
     "uninstall",
 ]
 
@@ -37,6 +41,10 @@ _LAZY = {
     "InterpolationConcrete": "_types",
     "TagFunction": "_types",
     "TagSyntaxError": "_errors",
+    "TemplateLibraryTag": "_bridge",
+    "TemplateTag": "_bridge",
+    "accepts_template": "_bridge",
+    "template_tag": "_bridge",
     "compile": "_compile",
     "convert": "_format",
     "format_value": "_format",
@@ -50,6 +58,7 @@ _LAZY = {
 }
 
 if TYPE_CHECKING:
+    from tagstr_runtime._bridge import TemplateLibraryTag, TemplateTag, accepts_template, template_tag
     from tagstr_runtime._compile import compile
     from tagstr_runtime._compile import desugar_ast
     from tagstr_runtime._render import desugar

@@ -76,10 +76,15 @@ def field_terminator(text: str, field: Field) -> int:
 def _blank(text: str) -> str:
     """Spaces of the same UTF-8 length as ``text``, newlines kept."""
     if text.isascii():
-        if "\n" not in text:
-            return " " * len(text)
-        return "\n".join(" " * len(line) for line in text.split("\n"))
+        return _blank_chars(text)
     return "".join("\n" if c == "\n" else " " * len(c.encode("utf-8")) for c in text)
+
+
+def _blank_chars(text: str) -> str:
+    """Spaces of the same length in characters as ``text``, newlines kept."""
+    if "\n" not in text:
+        return " " * len(text)
+    return "\n".join(" " * len(line) for line in text.split("\n"))
 
 
 def _is_simple(field: Field) -> bool:
@@ -93,8 +98,9 @@ class _Placeholders:
     """Each field is one argument: `` name,`` for a simple field, ``(expr)`` and a
     comma wherever the blanked text after it has room, else *chained*."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, blank: Callable[[str], str] = _blank) -> None:
         self.text = text
+        self.blank = blank
         self.chained: set[int] = set()  # offsets of fields chained to the previous one
 
     def fill(self, start: int, end: int, tags: Iterable[TagString]) -> str:
@@ -107,7 +113,7 @@ class _Placeholders:
         pos = tag.body_span.start
         pending = False  # the last argument is a parenthesised field still needing a comma
         for field in tag.fields():  # pre-order: spec fields follow their field
-            gap = _blank(text[pos : field.span.start])
+            gap = self.blank(text[pos : field.span.start])
             if pending:
                 room = gap.find(" ")
                 if room >= 0:
@@ -128,17 +134,22 @@ class _Placeholders:
                 out.append(")")
                 pending = True
             pos = term + 1
-        out.append(_blank(text[pos : tag.body_span.end]))
+        out.append(self.blank(text[pos : tag.body_span.end]))
         out.append(pad + ")")
         return "".join(out)
 
 
-def placeholder_text(text: str, tags: Iterable[TagString], chained: set[int] | None = None) -> str:
+def placeholder_text(
+    text: str, tags: Iterable[TagString], chained: set[int] | None = None, *, char_columns: bool = False
+) -> str:
     """The source with every outermost tag string replaced by its placeholder.
 
     ``chained`` receives the offsets of the fields chained to their predecessor.
+    ``char_columns``: keep each line's length in characters rather than in UTF-8
+    bytes, for a tool that counts columns in characters (ruff) rather than as
+    ``ast`` does; the two differ only on lines with non-ASCII text in a tag string.
     """
-    builder = _Placeholders(text)
+    builder = _Placeholders(text, _blank_chars if char_columns else _blank)
     out = builder.fill(0, len(text), tags)
     if chained is not None:
         chained |= builder.chained

@@ -30,6 +30,8 @@ USAGE = """\
 usage: python -m tagstr_runtime [-c cmd | -m mod | file | -] [arg] ...
        python -m tagstr_runtime --desugar file
        python -m tagstr_runtime --compile path ...
+       python -m tagstr_runtime --format [--tool black|ruff] [--check] [--diff] path ...
+       python -m tagstr_runtime --ruff-check [--fix] path ...
        python -m tagstr_runtime doctor [--json] [path]
 Run Python code that uses tag strings (PEP 750 draft) as `python` would run it.
 
@@ -40,6 +42,10 @@ file           run the script (a directory or zip file: its __main__.py)
 --desugar file print the file's desugared plain-Python text (- reads stdin)
 --compile path ...  write the import hook's cache of every module with tag
                strings in these files and folders (what compileall cannot)
+--format path ...   format with black (or --tool ruff), tag strings kept as
+               written (--check, --diff: change nothing; --help: all options)
+--ruff-check path ...   ruff check, with tag strings understood (--fix:
+               apply fixes, never inside a tag string; --help: all options)
 doctor         check that tag strings work here (hook, cache, mypy, flake8,
                pytest, coverage...), each problem with its fix; a script
                named doctor runs as ./doctor or -- doctor
@@ -54,7 +60,8 @@ _TRY_HELP = "Try `python -m tagstr_runtime -h' for more information."
 class _Command(NamedTuple):
     """What the command line asks for; ``target`` is the file, code or module."""
 
-    kind: str  # script | code | module | stdin | console | desugar | compile | doctor | help | version
+    # script | code | module | stdin | console | desugar | compile | format | ruff-check | doctor | help | version
+    kind: str
     target: str
     args: list[str]
 
@@ -89,6 +96,8 @@ def _parse(argv: Sequence[str]) -> _Command:
             if not rest:
                 raise _UsageError("Argument expected for the --compile option")
             return _Command("compile", rest[0], rest[1:])
+        if arg in {"--format", "--ruff-check"}:  # the command parses its own options
+            return _Command(arg[2:], "", rest)
         if arg[:2] in {"-c", "-m"}:
             value = arg[2:]
             if not value:
@@ -136,6 +145,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tagstr_runtime._precompile import compile_tree
 
         return compile_tree([command.target, *command.args])
+    if command.kind == "format":
+        from tagstr_runtime._format_tool import main as format_main
+
+        return format_main(command.args)
+    if command.kind == "ruff-check":
+        from tagstr_runtime._ruff_check import main as ruff_check_main
+
+        return ruff_check_main(command.args)
     if command.kind == "doctor":
         from tagstr_runtime._doctor import main as doctor
 

@@ -73,7 +73,9 @@ class Decoded(str):
         return (_decoded_from_parts, (str(self), self._raw))
 
     def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"Decoded is immutable; cannot set {name!r}")
+        # named in full: code written for the PEP draft has a Protocol of its own
+        # called Decoded, which declares ``raw`` settable
+        raise AttributeError(f"tagstr_runtime.Decoded is immutable; cannot set {name!r}")
 
 
 def _decoded_from_parts(cooked: str, raw: str) -> Decoded:
@@ -114,6 +116,12 @@ class Interpolation(
         expr = property(itemgetter(1), doc="The expression's source text, stripped.")
         conv = property(itemgetter(2), doc="'a', 'r', 's' or None.")
         format_spec = property(itemgetter(3), doc="The formatted spec, or None.")
+
+        def __setattr__(self, name: str, value: object) -> None:
+            # as Decoded's: the PEP draft's Protocol declares expr, conv and
+            # format_spec settable (hidden from type checkers, for whom a
+            # __setattr__ would make every attribute assignable)
+            raise AttributeError(f"tagstr_runtime.Interpolation is immutable; cannot set {name!r}")
 
     def __repr__(self) -> str:
         return (

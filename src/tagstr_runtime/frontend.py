@@ -39,17 +39,23 @@ from tagstr_runtime._patching import PatchWarning, strict, wrap_once, wrapped_wh
 from tagstr_runtime._placeholder import mask_text, placeholder_text
 from tagstr_runtime._precompile import python_files
 from tagstr_runtime._source import Pos, SourceText, decode_source
-from tagstr_runtime._types import Interpolation
+from tagstr_runtime._bridge import TemplateTag
+from tagstr_runtime._types import Decoded, Interpolation
 
 #: The module a type checker's tree imports its typed stand-ins from (``_checker``:
 #: ``tag_call``, ``Interpolation``, ``decoded``); code never imports it at run time.
 CHECKER_MODULE: str = _checker.__name__
 #: The full name of the ``Interpolation`` class, as a type checker names its type.
 INTERPOLATION_TYPE: str = f"{Interpolation.__module__}.{Interpolation.__qualname__}"
+#: The full name of ``Decoded``.
+DECODED_TYPE: str = f"{Decoded.__module__}.{Decoded.__qualname__}"
+#: The full name of the class ``@accepts_template`` returns (the mypy plugin hooks its ``__call__``).
+TEMPLATE_TAG_TYPE: str = f"{TemplateTag.__module__}.{TemplateTag.__qualname__}"
 
 __all__ = [
     "CHECKER_MODULE",
     "CompileWarning",
+    "DECODED_TYPE",
     "Desugaring",
     "Emitter",
     "ErrorKind",
@@ -68,6 +74,7 @@ __all__ = [
     "SourceText",
     "Span",
     "TEMPLATE_PREFIXES",
+    "TEMPLATE_TAG_TYPE",
     "TagCall",
     "TagString",
     "TagSyntaxError",

@@ -3,11 +3,16 @@
 Each ``<!-- file: NAME -->`` block is written into a fresh project holding
 ``examples/`` (clean) and one file with a deliberate tag-string error, which
 the configured tool must report (so a recipe that silently disables the
-plugin fails).
+plugin fails).  The formatting and ruff hooks (``<!-- file: NAME (LABEL) -->``)
+run on a formatted and an unformatted tag-string module: the one must be left
+alone, the other formatted, its tag strings as written and its undefined name
+reported in place.  The exclusions of troubleshooting.md must keep black and
+ruff off a tag-string module named on their command line.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -21,7 +26,8 @@ pytestmark = pytest.mark.subprocess
 
 ROOT = Path(__file__).resolve().parents[2]
 RECIPES = ROOT / "docs" / "recipes.md"
-_BLOCK = re.compile(r"<!-- file: (?P<name>\S+) -->\s*```\w*\n(?P<body>.*?)```", re.S)
+# <!-- file: NAME --> or, for a second recipe of one file, <!-- file: NAME (LABEL) -->
+_BLOCK = re.compile(r"<!-- file: (?P<key>(?P<name>\S+)(?: \([^)]+\))?) -->\s*```\w*\n(?P<body>.*?)```", re.S)
 
 BAD = '''\
 from tagstr_runtime import Decoded, Interpolation
@@ -38,16 +44,16 @@ missing = ints"{undefined_name}"
 
 
 def recipes() -> dict[str, str]:
-    return {m["name"]: m["body"] for m in _BLOCK.finditer(RECIPES.read_text(encoding="utf-8"))}
+    return {m["key"]: m["body"] for m in _BLOCK.finditer(RECIPES.read_text(encoding="utf-8"))}
 
 
-def project(tmp_path: Path, name: str) -> Path:
+def project(tmp_path: Path, key: str) -> Path:
     work = tmp_path / "project"
     work.mkdir()
     for example in (ROOT / "examples").glob("*.py"):
         shutil.copy(example, work)
     (work / "bad.py").write_text(BAD, encoding="utf-8")
-    (work / name).write_text(recipes()[name], encoding="utf-8")
+    (work / key.split(" ")[0]).write_text(recipes()[key], encoding="utf-8")
     return work
 
 
@@ -59,7 +65,8 @@ def run(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.
 
 def test_every_recipe_is_tested() -> None:
     assert set(recipes()) == {"pyproject.toml", "mypy.ini", "setup.cfg", "tox.ini", ".flake8",
-                              ".pre-commit-config.yaml", "pytest.ini", "ipython_config.py", ".coveragerc"}
+                              ".pre-commit-config.yaml", "pytest.ini", "ipython_config.py", ".coveragerc",
+                              ".pre-commit-config.yaml (formatting)", ".pre-commit-config.yaml (ruff)"}
 
 
 @pytest.mark.parametrize("name", ["pyproject.toml", "mypy.ini", "setup.cfg"])
@@ -169,3 +176,137 @@ def test_ipython_recipe(tmp_path: Path) -> None:
     )
     assert "Out[2]: ''" in proc.stdout, proc.stdout + proc.stderr
     assert "TagSyntaxError: tag string: expecting '}'" in proc.stdout, proc.stdout
+
+
+# -- formatting and ruff ----------------------------------------------------------
+
+FORMATTED = '''\
+from tagstr_runtime import Decoded, Interpolation
+
+
+def ints(*args: Decoded | Interpolation[int]) -> str:
+    return ""
+
+
+count = 3
+shown = ints"{count}"
+'''
+UGLY = '''\
+import os
+from tagstr_runtime import Decoded, Interpolation
+def ints( *args: Decoded|Interpolation[int] )->str:
+    return ""
+shown = ints"{  undefined_name  }"
+longer = [ints"{1}",ints'{2}' ,]
+'''
+UGLY_FORMATTED = '''\
+def ints(*args: Decoded | Interpolation[int]) -> str:
+    return ""
+
+
+shown = ints"{  undefined_name  }"
+longer = [
+    ints"{1}",
+    ints'{2}',
+]
+'''
+
+
+def tools_project(tmp_path: Path) -> Path:
+    work = tmp_path / "project"
+    work.mkdir()
+    (work / "formatted.py").write_text(FORMATTED, encoding="utf-8")
+    (work / "ugly.py").write_text(UGLY, encoding="utf-8")
+    return work
+
+
+def run_hook(key: str, index: int, work: Path) -> subprocess.CompletedProcess[str]:
+    """Hook ``index`` of a pre-commit recipe, run as pre-commit runs it on every file (here)."""
+    yaml = pytest.importorskip("yaml")
+    hook = yaml.safe_load(recipes()[key])["repos"][0]["hooks"][index]
+    assert hook["types_or"] == ["python", "pyi"] and hook["language"] == "python"
+    assert hook["entry"].startswith("python -m tagstr_runtime ")
+    return run(sys.executable, *hook["entry"].split()[1:], "formatted.py", "ugly.py", cwd=work)
+
+
+def test_formatting_recipe(tmp_path: Path) -> None:
+    pytest.importorskip("black")
+    work = tools_project(tmp_path)
+    proc = run_hook(".pre-commit-config.yaml (formatting)", 0, work)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines() == ["reformatted ugly.py", "1 file reformatted, 1 file left unchanged."]
+    assert (work / "ugly.py").read_text(encoding="utf-8") == (
+        "import os\nfrom tagstr_runtime import Decoded, Interpolation\n\n\n" + UGLY_FORMATTED
+    )
+    assert (work / "formatted.py").read_text(encoding="utf-8") == FORMATTED
+    again = run_hook(".pre-commit-config.yaml (formatting)", 0, work)
+    assert again.stderr.splitlines() == ["2 files left unchanged."]
+
+
+def test_ruff_recipe(tmp_path: Path) -> None:
+    pytest.importorskip("ruff")
+    work = tools_project(tmp_path)
+    check = run_hook(".pre-commit-config.yaml (ruff)", 0, work)
+    assert check.returncode == 1, check.stderr
+    fixed = (work / "ugly.py").read_text(encoding="utf-8")
+    assert "import os" not in fixed  # the tag's own import is kept: it is used
+    assert fixed.endswith(UGLY.split("\n", 2)[2])  # nothing else changed, certainly no tag string
+    row = fixed[: fixed.index("undefined_name")].count("\n") + 1
+    assert check.stdout.splitlines()[0] == f"ugly.py:{row}:17: F821 Undefined name `undefined_name`"
+    fmt = run_hook(".pre-commit-config.yaml (ruff)", 1, work)
+    assert fmt.returncode == 0, fmt.stderr
+    assert (work / "ugly.py").read_text(encoding="utf-8") == (
+        "from tagstr_runtime import Decoded, Interpolation\n\n\n" + UGLY_FORMATTED
+    )
+    assert (work / "formatted.py").read_text(encoding="utf-8") == FORMATTED
+
+
+def test_troubleshooting_exclusions_apply_to_files_named(tmp_path: Path) -> None:
+    """The exclusions of troubleshooting.md keep black and ruff off a tag-string module
+    even when it is named on the command line (as pre-commit and editors do)."""
+    text = (ROOT / "docs" / "troubleshooting.md").read_text(encoding="utf-8")
+    config = re.search(r"```toml\n(\[tool\.black\].*?)```", text, re.S)
+    assert config is not None
+    module = tmp_path / "src" / "app" / "templates" / "page.py"
+    module.parent.mkdir(parents=True)
+    module.write_text(BAD, encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text(config[1], encoding="utf-8")
+    named = "src/app/templates/page.py"
+    checked = 0
+    if importlib.util.find_spec("black") is not None:
+        proc = run(sys.executable, "-m", "black", "--check", named, cwd=tmp_path)
+        assert proc.returncode == 0 and "No Python files are present" in proc.stderr, proc.stderr
+        checked += 1
+    if importlib.util.find_spec("ruff") is not None:
+        for command in (["check"], ["format", "--check"]):
+            proc = run(sys.executable, "-m", "ruff", *command, named, cwd=tmp_path)
+            assert proc.returncode == 0, proc.stdout + proc.stderr
+        checked += 1
+    if not checked:
+        pytest.skip("neither black nor ruff is installed (dependency group 'tools')")
+
+
+@pytest.mark.slow  # pre-commit builds its hook environments (pip installs)
+@pytest.mark.parametrize("key", [".pre-commit-config.yaml (formatting)", ".pre-commit-config.yaml (ruff)"])
+def test_tool_recipes_under_pre_commit(tmp_path: Path, key: str) -> None:
+    pytest.importorskip("pre_commit")
+    shutil.which("git") or pytest.skip("git is needed by pre-commit")
+    work = tools_project(tmp_path)
+    # the released package is not on the index this test can reach: use the checkout
+    config = recipes()[key].replace('"tagstr-toolkit"', f'"tagstr-toolkit @ {ROOT.as_uri()}"')
+    (work / ".pre-commit-config.yaml").write_text(config, encoding="utf-8")
+    env = {"PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "GIT_CONFIG_GLOBAL": os.devnull}
+    for command in (["git", "init", "-q"], ["git", "add", "-A"]):
+        run(*command, cwd=work, env=env).check_returncode()
+    pre_commit = [sys.executable, "-m", "pre_commit", "run", "--all-files"]
+    first = run(*pre_commit, cwd=work, env=env)
+    assert first.returncode == 1, first.stdout + first.stderr  # ugly.py changed (and, for ruff, F821)
+    assert "files were modified by this hook" in first.stdout, first.stdout
+    assert (work / "ugly.py").read_text(encoding="utf-8").endswith(UGLY_FORMATTED)
+    assert (work / "formatted.py").read_text(encoding="utf-8") == FORMATTED
+    run("git", "add", "-A", cwd=work, env=env).check_returncode()
+    second = run(*pre_commit, cwd=work, env=env)
+    if "ruff" in key:
+        assert second.returncode == 1 and "F821 Undefined name `undefined_name`" in second.stdout, second.stdout
+    else:
+        assert second.returncode == 0, second.stdout + second.stderr

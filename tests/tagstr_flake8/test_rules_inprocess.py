@@ -102,6 +102,40 @@ CASES = [
         [(1, 0, "TAG003")] if PY314 else [],
         id="tag003-template-prefix-only-on-3.14",
     ),
+    case(
+        """\
+        Part = "Decoded | Interpolation"
+        Piece = Part | None
+        def f(*args: Piece): ...
+        def r(*args: str | tuple):
+            return [a if isinstance(a, str) else a.getvalue() for a in args]
+        def b(*args: "Decoded" | int): ...
+        class Stream:
+            raw: object
+        class Named:
+            def getvalue(self) -> bytes: ...
+            name: str
+        def B(*streams: Stream): ...
+        def R(*parts: Named): ...
+        def F(*args: str | tuple): return args
+        def u(*args: "not an expression ("): ...
+        Total = len("Decoded")
+        def rb(*args: Total): ...
+        """,
+        [(3, 0, "TAG003"), (4, 0, "TAG003"), (6, 0, "TAG003")],
+        id="tag003-aliases-strings-widened-by-evidence-and-quiet-look-alikes",
+    ),
+    *(
+        [
+            case(
+                "type Part = Decoded | Interpolation\ndef f(*args: Part): ...\n",
+                [(2, 0, "TAG003")],
+                id="tag003-type-statement",
+            )
+        ]
+        if sys.version_info >= (3, 12)
+        else []
+    ),
     # TAG004 -------------------------------------------------------------------------
     case('a = repr"hello {x}"\nc = html"{len"n"}"\n', [(1, 4, "TAG004"), (2, 10, "TAG004")], id="tag004"),
     case(

@@ -57,8 +57,8 @@ def expectations(path: Path, byte_columns: bool = False) -> list[Diagnostic]:
             lineno, column = (int(at) if at else number), int(col)
             if byte_columns:
                 column = len(lines[lineno - 1][: column - 1].encode("utf-8")) + 1
-            found.append(Diagnostic(path.name, lineno, column, SEVERITY[sev], message.strip()))
-    return sorted(found)
+            found.append(Diagnostic(path.name, lineno, column, SEVERITY[sev], message.rstrip()))
+    return found
 
 
 def run_mypy(
@@ -73,8 +73,10 @@ def run_mypy(
     )
 
 
-def diagnostics(proc: subprocess.CompletedProcess[str]) -> list[Diagnostic]:
-    """Parse ``--output json`` (one object per line); fail on crashes."""
+def diagnostics(proc: subprocess.CompletedProcess[str], *, in_order: bool = False) -> list[Diagnostic]:
+    """Parse ``--output json`` (one object per line); fail on crashes.  The
+    notes mypy prints after an error at its position come as that error's
+    ``hint``: each line is one note.  Sorted unless ``in_order``."""
     assert "INTERNAL ERROR" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr, proc.stderr
     found = []
@@ -85,11 +87,19 @@ def diagnostics(proc: subprocess.CompletedProcess[str]) -> list[Diagnostic]:
         message = item["message"]
         if item.get("code") and item["severity"] != "note":
             message += f"  [{item['code']}]"
-        found.append(
-            Diagnostic(Path(item["file"]).name, item["line"], item["column"] + 1,
-                       item["severity"], message)
-        )
-    return sorted(found)
+        at = (Path(item["file"]).name, item["line"], item["column"] + 1)
+        found.append(Diagnostic(*at, item["severity"], message))
+        found.extend(Diagnostic(*at, "note", hint) for hint in (item.get("hint") or "").splitlines())
+    return found if in_order else sorted(found)
+
+
+def notes_by_position(found: list[Diagnostic]) -> dict[tuple[str, int, int], list[str]]:
+    """The notes at each position, in the order given."""
+    notes: dict[tuple[str, int, int], list[str]] = {}
+    for d in found:
+        if d.severity == "note":
+            notes.setdefault((d.file, d.line, d.column), []).append(d.message)
+    return notes
 
 
 def write_config(directory: Path, extra: str = "") -> Path:

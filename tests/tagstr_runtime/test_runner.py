@@ -75,6 +75,8 @@ def write(path: Path, text: str) -> Path:
         pytest.param(["--", "-weird.py"], ("script", "-weird.py", []), id="double-dash"),
         pytest.param(["--desugar", "f.py"], ("desugar", "f.py", []), id="desugar"),
         pytest.param(["--desugar=f.py"], ("desugar", "f.py", []), id="desugar-eq"),
+        pytest.param(["--format", "--check", "src"], ("format", "", ["--check", "src"]), id="format"),
+        pytest.param(["--ruff-check", "--fix", "a.py"], ("ruff-check", "", ["--fix", "a.py"]), id="ruff-check"),
         pytest.param(["-h"], ("help", "", []), id="help"),
         pytest.param(["--version"], ("version", "", []), id="version"),
     ],

@@ -273,6 +273,18 @@ def test_decoded() -> None:
         Decoded("\\x4")
 
 
+def test_read_only_members_say_whose_they_are() -> None:
+    """The PEP draft's Protocols declare ``raw``, ``expr``, ``conv`` and ``format_spec``
+    settable; code written for them that sets one is told which type refuses, in full
+    (its own Protocol may be called ``Decoded`` too)."""
+    with pytest.raises(AttributeError, match=r"^tagstr_runtime\.Decoded is immutable; cannot set 'raw'$"):
+        Decoded("x").raw = "y"  # type: ignore[misc]
+    interpolation = Interpolation((lambda: 1, "1", None, None))
+    for name in ("expr", "conv", "format_spec", "other"):
+        with pytest.raises(AttributeError, match=rf"^tagstr_runtime\.Interpolation is immutable; cannot set '{name}'$"):
+            setattr(interpolation, name, "2")
+
+
 def test_interpolation() -> None:
     i = Interpolation((lambda: 1, "1", None, None))
     assert (i.getvalue(), i.expr, i.conv, i.format_spec) == (1, "1", None, None)
