@@ -22,6 +22,38 @@ The test folders mirror the packages (``tagstr_runtime``, ``tagstr_mypy``,
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+#: the sample project of tests/test_toolchain.py: its tests run inside a copy, by the tools
+collect_ignore = ["sample_project"]
+
+PYRIGHT_VERSION = "1.1.414"  # npm package; installed on first use into .cache/
+
+
+@pytest.fixture(scope="session")
+def pyright() -> list[str]:
+    """The command of pyright (npm), installed on first use; the test skips without npm."""
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.skip("npm is needed to install pyright")
+    root = Path(__file__).resolve().parents[1]
+    cache = Path(os.environ.get("TAGSTR_PYRIGHT_CACHE", root / ".cache" / f"pyright-{PYRIGHT_VERSION}"))
+    binary = cache / "node_modules" / ".bin" / "pyright"
+    if not binary.exists():  # installed aside, then renamed: parallel tox envs may race here
+        work = cache.with_name(f"{cache.name}.{os.getpid()}")
+        work.mkdir(parents=True, exist_ok=True)
+        subprocess.run([npm, "install", "--no-package-lock", "--no-save", "--silent",
+                        f"pyright@{PYRIGHT_VERSION}"], cwd=work, check=True, timeout=600)
+        try:
+            work.rename(cache)
+        except OSError:  # another process was first
+            shutil.rmtree(work, ignore_errors=True)
+    return [str(binary)]
+
 
 try:
     from hypothesis import HealthCheck, settings

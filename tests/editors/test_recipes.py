@@ -26,6 +26,9 @@ pytestmark = pytest.mark.subprocess
 
 ROOT = Path(__file__).resolve().parents[2]
 RECIPES = ROOT / "docs" / "recipes.md"
+#: The recipes name the unpublished package by a git checkout at this path (the
+#: documented form); the tests put this checkout's path there and nothing else.
+DOCUMENTED_PATH = "/path/to/tagstr-toolkit"
 # <!-- file: NAME --> or, for a second recipe of one file, <!-- file: NAME (LABEL) -->
 _BLOCK = re.compile(r"<!-- file: (?P<key>(?P<name>\S+)(?: \([^)]+\))?) -->\s*```\w*\n(?P<body>.*?)```", re.S)
 
@@ -115,9 +118,7 @@ def test_pre_commit_recipe(tmp_path: Path) -> None:
     config = work / ".pre-commit-config.yaml"
     # the released package is not on the index this test can reach: use the checkout
     config.write_text(
-        config.read_text(encoding="utf-8").replace(
-            '"tagstr-toolkit[mypy,flake8]"', f'"tagstr-toolkit[mypy,flake8] @ {ROOT.as_uri()}"'
-        ),
+        config.read_text(encoding="utf-8").replace(DOCUMENTED_PATH, ROOT.as_posix()),
         encoding="utf-8",
     )
     env = {"PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "GIT_CONFIG_GLOBAL": os.devnull}
@@ -293,7 +294,7 @@ def test_tool_recipes_under_pre_commit(tmp_path: Path, key: str) -> None:
     shutil.which("git") or pytest.skip("git is needed by pre-commit")
     work = tools_project(tmp_path)
     # the released package is not on the index this test can reach: use the checkout
-    config = recipes()[key].replace('"tagstr-toolkit"', f'"tagstr-toolkit @ {ROOT.as_uri()}"')
+    config = recipes()[key].replace(DOCUMENTED_PATH, ROOT.as_posix())
     (work / ".pre-commit-config.yaml").write_text(config, encoding="utf-8")
     env = {"PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "GIT_CONFIG_GLOBAL": os.devnull}
     for command in (["git", "init", "-q"], ["git", "add", "-A"]):

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -14,9 +12,7 @@ import pytest
 
 pytestmark = pytest.mark.subprocess
 
-ROOT = Path(__file__).resolve().parents[2]
 STUB = Path("typings/pkg/tags.pyi")  # pyright's default stubPath
-PYRIGHT_VERSION = "1.1.414"  # npm package; installed on first use into .cache/pyright
 
 TAGS = textwrap.dedent('''\
     from tagstr_runtime import Decoded, Interpolation
@@ -105,26 +101,8 @@ def test_malformed_tag_string_is_reported_at_its_position(project: Path) -> None
     assert (project / STUB).exists()  # the other modules still get theirs
 
 
-def _pyright() -> list[str]:
-    npm = shutil.which("npm")
-    if npm is None:
-        pytest.skip("npm is needed to install pyright")
-    cache = Path(os.environ.get("TAGSTR_PYRIGHT_CACHE", ROOT / ".cache" / f"pyright-{PYRIGHT_VERSION}"))
-    binary = cache / "node_modules" / ".bin" / "pyright"
-    if not binary.exists():  # installed aside, then renamed: parallel tox envs may race here
-        work = cache.with_name(f"{cache.name}.{os.getpid()}")
-        work.mkdir(parents=True, exist_ok=True)
-        subprocess.run([npm, "install", "--no-package-lock", "--no-save", "--silent",
-                        f"pyright@{PYRIGHT_VERSION}"], cwd=work, check=True, timeout=600)
-        try:
-            work.rename(cache)
-        except OSError:  # another process was first
-            shutil.rmtree(work, ignore_errors=True)
-    return [str(binary)]
-
-
 @pytest.mark.slow
-def test_pyright_on_plain_importers(project: Path) -> None:
+def test_pyright_on_plain_importers(project: Path, pyright: list[str]) -> None:
     (project / "use.py").write_text(textwrap.dedent('''\
         from pkg.tags import Page, greet, greeting, parts
 
@@ -135,7 +113,7 @@ def test_pyright_on_plain_importers(project: Path) -> None:
     (project / "pyrightconfig.json").write_text(
         json.dumps({"ignore": ["pkg/tags.py"], "pythonVersion": "3.11"}), encoding="utf-8"
     )
-    command = [*_pyright(), "--outputjson", "--pythonpath", sys.executable]
+    command = [*pyright, "--outputjson", "--pythonpath", sys.executable]
 
     def errors() -> list[tuple[int, int, str]]:
         proc = subprocess.run(command, cwd=project, capture_output=True, text=True, timeout=300)
