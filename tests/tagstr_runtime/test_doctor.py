@@ -211,7 +211,8 @@ def test_hook_off_after_an_editable_install_without_the_pth(
     hook = doctor(place, python=str(bare_python), PYTHONPATH="").finding("startup-hook")
     assert hook["status"] == "warning"
     assert "an editable install left tagstr_autoload.pth out of site-packages" in hook["message"]
-    assert hook["fix"].startswith(f"copy {source / 'tagstr_autoload.pth'} into {site}")
+    assert hook["fix"] == (f"copy {source / 'tagstr_autoload.pth'} into {site}, "
+                           f"or reinstall: pip install -e {source.parent}")
 
 
 @pytest.mark.subprocess
@@ -307,6 +308,36 @@ def test_mypy_missing_and_not_configured_is_a_note(place: Place, bare_python: Pa
     report = doctor(place, python=str(bare_python), PYTHONPATH=str(copy_packages(tmp_path / "pkgs", pth=False)))
     assert report.finding("mypy")["status"] == "note"
     assert report.returncode == 0
+
+
+@pytest.mark.subprocess
+@pytest.mark.parametrize(
+    ("direct_url", "fix"),
+    [
+        pytest.param({"url": "file:///src/tagstr", "dir_info": {}}, "pip install '/src/tagstr[mypy]'", id="checkout"),
+        pytest.param({"url": "file:///src/tagstr", "dir_info": {"editable": True}},
+                     "pip install -e '/src/tagstr[mypy]'", id="editable"),
+        pytest.param({"url": "https://example.org/tagstr.git", "vcs_info": {"vcs": "git", "commit_id": "ab12",
+                                                                            "requested_revision": "v0.1.0"}},
+                     "pip install 'tagstr-toolkit[mypy] @ git+https://example.org/tagstr.git@v0.1.0'", id="vcs"),
+        pytest.param({"url": "file:///w/tagstr_toolkit-0.1.0-py3-none-any.whl", "archive_info": {}},
+                     "pip install '/w/tagstr_toolkit-0.1.0-py3-none-any.whl[mypy]'", id="wheel"),
+        pytest.param(None, "pip install '{checkout}[mypy]'", id="source-tree-on-pythonpath"),
+    ],
+)
+def test_fixes_install_from_where_the_project_came_from(place: Place, bare_python: Path, tmp_path: Path,
+                                                        direct_url: dict[str, Any] | None, fix: str) -> None:
+    """Not on a package index yet: a fix that says ``pip install tagstr-toolkit`` would fail."""
+    place.write("setup.cfg", "[mypy]\nplugins = tagstr_mypy\n")
+    checkout = tmp_path / "checkout"
+    packages = copy_packages(checkout / "src", pth=False)
+    if direct_url is None:
+        (checkout / "pyproject.toml").write_text('[project]\nname = "tagstr-toolkit"\n', encoding="utf-8")
+    else:
+        stub_distribution(site_packages(bare_python), "tagstr-toolkit", tagstr_runtime.__version__,
+                          direct_url_json=json.dumps(direct_url))
+    report = doctor(place, python=str(bare_python), PYTHONPATH=str(packages))
+    assert report.finding("mypy")["fix"] == fix.format(checkout=checkout)
 
 
 @pytest.mark.skipif(not installed("mypy"), reason="needs mypy")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from tagstr_runtime._doctor._configs import Config, flake8_config, mypy_config, shown
 from tagstr_runtime._doctor._flake8_select import turned_on
+from tagstr_runtime._doctor._install import install_command
 from tagstr_runtime._doctor._probe import at_least, entry_point, version, version_tuple
 from tagstr_runtime._doctor._report import Finding, Status
 
@@ -33,7 +34,7 @@ def _version_finding(check: str, tool: str, installed: str, limits: tuple[tuple[
     if not at_least(installed, low):
         status: Status = "error" if in_use else "warning"
         return Finding(check, status, f"{tool} {installed} is too old for tagstr-toolkit ({supported})",
-                       f"pip install 'tagstr-toolkit[{extra}]'")
+                       install_command(extra))
     if version_tuple(installed) >= high:
         return Finding(check, "warning", f"{tool} {installed} is newer than the versions tested ({supported})",
                        f"if something fails: pip install '{tool}{supported}'")
@@ -52,9 +53,9 @@ def mypy_findings(start: str) -> list[Finding]:
         if configured and config:
             return [Finding("mypy", "error", f"{shown(config.path)} names tagstr_mypy, but mypy is not installed "
                             "in this environment (it must run where tagstr-toolkit is installed)",
-                            "pip install 'tagstr-toolkit[mypy]'")]
+                            install_command("mypy"))]
         return [Finding("mypy", "note", "not installed (optional: it type-checks tag strings)",
-                        "pip install 'tagstr-toolkit[mypy]', then plugins = tagstr_mypy in the mypy configuration")]
+                        f"{install_command('mypy')}, then plugins = tagstr_mypy in the mypy configuration")]
     findings = [_version_finding("mypy", "mypy", installed, MYPY_RANGE, configured, "mypy")]
     if config is None:
         findings.append(Finding("mypy-plugin", "warning", "no mypy configuration found here (mypy.ini, .mypy.ini, "
@@ -76,19 +77,19 @@ def flake8_findings(start: str) -> list[Finding]:
     installed = version("flake8")
     if installed is None:
         return [Finding("flake8", "note", "not installed (optional: it lints tag strings)",
-                        "pip install 'tagstr-toolkit[flake8]'")]
+                        install_command("flake8"))]
     findings = [_version_finding("flake8", "flake8", installed, FLAKE8_RANGE, True, "flake8")]
     registered = entry_point("flake8.extension", "TAG")
     if registered is None or not registered.startswith("tagstr_flake8"):
         findings.append(Finding("flake8-plugin", "error", "flake8 does not see the TAG plugin (no installed "
                                 "tagstr-toolkit here): it reports every tag string as E999",
-                                "pip install 'tagstr-toolkit[flake8]' into flake8's environment"))
+                                f"{install_command('flake8')} in flake8's environment"))
         return findings
     libcst = version("libcst")
     if libcst is None or not at_least(libcst, LIBCST_FLOOR):
         what = "not installed" if libcst is None else f"{libcst}, older than 1.1"
         findings.append(Finding("flake8-plugin", "warning", f"flake8 sees the TAG plugin, but libcst is {what}: "
-                                "TAG005, TAG006 and TAG009 are skipped", "pip install 'tagstr-toolkit[flake8]'"))
+                                "TAG005, TAG006 and TAG009 are skipped", install_command("flake8")))
     else:
         findings.append(Finding("flake8-plugin", "ok", f"flake8 sees the TAG plugin ({registered})"))
     config = flake8_config(start)

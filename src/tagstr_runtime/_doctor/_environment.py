@@ -14,6 +14,7 @@ import os
 import sys
 import tempfile
 
+from tagstr_runtime._doctor._install import install_command
 from tagstr_runtime._doctor._probe import DISTRIBUTION, distribution
 from tagstr_runtime._doctor._report import Finding
 
@@ -90,7 +91,7 @@ def startup_hook() -> Finding:
         flag = "-I" if sys.flags.isolated else "-s or PYTHONNOUSERSITE" if sys.flags.no_user_site else "a venv"
         return Finding(name, "warning", f"off: {PTH} is in the user site-packages {user_site}, which {flag} "
                        f"leaves out ({consequence})",
-                       f"run python without -I/-s, or install tagstr-toolkit into this environment, {install}")
+                       f"run python without -I/-s, or {install_command()} in this environment, {install}")
     if with_pth:
         return Finding(name, "warning", f"off although {PTH} is in {with_pth[0]}: it failed at start-up "
                        f"({consequence})", "run `python -c pass` to see the error that site printed")
@@ -99,15 +100,15 @@ def startup_hook() -> Finding:
         return Finding(name, "warning", f"off: an editable install left {PTH} out of site-packages, and "
                        f"{package_parent} is on sys.path without being a site directory ({consequence})",
                        f"copy {os.path.join(package_parent, PTH)} into "
-                       f"{site_dirs[0] if site_dirs else 'site-packages'}, or reinstall: pip install -e .")
+                       f"{site_dirs[0] if site_dirs else 'site-packages'}, or reinstall: {install_command()}")
     if os.path.isfile(os.path.join(package_parent, PTH)):
         kind = "a --target install" if _has_dist_info(package_parent) else "a source tree"
         return Finding(name, "warning", f"off: tagstr_runtime comes from {package_parent} ({kind} on "
                        f"PYTHONPATH), not a site directory, so its {PTH} never runs ({consequence})",
-                       f"pip install tagstr-toolkit into this environment, or add "
+                       f"{install_command()} in this environment, or add "
                        f"`import site; site.addsitedir({package_parent!r})` to a sitecustomize.py")
     return Finding(name, "warning", f"off: no {PTH} in any site directory ({consequence})",
-                   f"pip install tagstr-toolkit into this environment, {install}")
+                   f"{install_command()} in this environment, {install}")
 
 
 def _has_dist_info(folder: str) -> bool:

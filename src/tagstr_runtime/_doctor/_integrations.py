@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 from tagstr_runtime._doctor._configs import coverage_config, shown
+from tagstr_runtime._doctor._install import install_command
 from tagstr_runtime._doctor._probe import at_least, entry_point, version
 from tagstr_runtime._doctor._report import Finding, Status
 
@@ -28,13 +29,13 @@ def coverage(start: str) -> Finding:
     if installed is None:
         if configured:
             return Finding("coverage", "error", f"{where} names {COVERAGE_PLUGIN}, but coverage is not installed "
-                           "in this environment", "pip install 'tagstr-toolkit[coverage]'")
+                           "in this environment", install_command("coverage"))
         return Finding("coverage", "note", "not installed (optional: reports on modules with tag strings need "
                        f"plugins = {COVERAGE_PLUGIN})")
     if not at_least(installed, COVERAGE_FLOOR):
         status: Status = "error" if configured else "warning"
         return Finding("coverage", status, f"coverage {installed} is too old for {COVERAGE_PLUGIN} (>=7.6.2)",
-                       "pip install 'tagstr-toolkit[coverage]'")
+                       install_command("coverage"))
     if configured:
         return Finding("coverage", "ok", f"coverage {installed}, plugins = {COVERAGE_PLUGIN} in {where}")
     line = f'plugins = ["{COVERAGE_PLUGIN}"]' if where.endswith(".toml") else f"plugins = {COVERAGE_PLUGIN}"
@@ -56,7 +57,7 @@ def pytest() -> Finding:
     if entry_point("pytest11", "tagstr") is None:
         return Finding("pytest", "warning", f"pytest {installed} does not see the tagstr plugin (no installed "
                        "tagstr-toolkit here): test files with tag strings fail to import",
-                       f"pip install tagstr-toolkit into pytest's environment, or {manual}")
+                       f"{install_command()} in pytest's environment, or {manual}")
     return Finding("pytest", "ok", f"pytest {installed} loads the tagstr plugin")
 
 
