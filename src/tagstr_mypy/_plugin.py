@@ -15,10 +15,48 @@ from tagstr_mypy._tag_call import TAG_CALL, tag_call_callback
 from tagstr_mypy._template_call import TEMPLATE_TAG_CALL, template_call_callback
 from tagstr_mypy._tree import CHECKER_MODULE
 
-__all__ = ["TagstrPlugin"]
+__all__ = ["TagstrPlugin", "sources_fingerprint"]
 
 # mypy.build.PRI_HIGH: the priority of a top-level "from X import y"
 _PRI_HIGH = 5
+_SOURCES: str | None = None
+
+
+def sources_fingerprint(folders: list[str] | None = None) -> str:
+    """Eight hex digits of every ``.py`` file of this plugin and of ``tagstr_runtime``.
+
+    The desugarer's own fingerprint covers what generated code is; what mypy
+    makes of it also depends on this plugin (how it reports, which hooks) and
+    on the typed stand-ins it checks against (``tagstr_runtime._checker``).  An
+    upgrade of either must not leave a ``.mypy_cache`` answering for the old one.
+    """
+    global _SOURCES
+    if folders is None and _SOURCES is not None:
+        return _SOURCES
+    import os
+    import zlib
+
+    import tagstr_runtime
+
+    import tagstr_mypy
+
+    crc = 0
+    roots = folders or [os.path.dirname(tagstr_mypy.__file__), os.path.dirname(tagstr_runtime.__file__)]
+    for root in roots:
+        for folder, dirs, files in sorted(os.walk(root)):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(f for f in files if f.endswith(".py")):
+                path = os.path.join(folder, name)
+                try:
+                    with open(path, "rb") as file:
+                        data = file.read()
+                except OSError:
+                    continue
+                crc = zlib.crc32(os.path.relpath(path, root).encode() + b"\0" + data, crc)
+    result = f"{crc:08x}"
+    if folders is None:
+        _SOURCES = result
+    return result
 
 
 class TagstrPlugin(Plugin):
@@ -42,7 +80,8 @@ class TagstrPlugin(Plugin):
         return [(_PRI_HIGH, CHECKER_MODULE, -1)]
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
-        # a new desugarer (or plugin) must invalidate cached results
+        # a new desugarer, plugin or checker stand-in must invalidate cached results:
+        # mypy reuses a module's cached types while this value is unchanged
         from tagstr_runtime.frontend import fingerprint
 
-        return {"tagstr": fingerprint()}
+        return {"tagstr": fingerprint(), "sources": sources_fingerprint()}

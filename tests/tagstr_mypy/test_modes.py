@@ -205,3 +205,18 @@ def test_syntax_the_running_python_cannot_read(project: Path) -> None:
         "app.py:12:11: error: F-string: unmatched '[' (a file with tag strings is parsed by the "
         "Python running mypy, 3.11)  [syntax]"
     ), proc.stdout
+
+
+def test_the_cache_key_covers_the_plugin_and_runtime_sources(tmp_path: Path) -> None:
+    """A .mypy_cache made by another version of the plugin (or of the checker's stand-ins)
+    must not be reused: mypy compares ``report_config_data`` with the cached value."""
+    from tagstr_mypy._plugin import sources_fingerprint
+
+    (tmp_path / "_tag_call.py").write_text("A = 1\n", encoding="utf-8")
+    (tmp_path / "__pycache__").mkdir()
+    before = sources_fingerprint([str(tmp_path)])
+    (tmp_path / "__pycache__" / "x.pyc").write_bytes(b"ignored")
+    assert sources_fingerprint([str(tmp_path)]) == before
+    (tmp_path / "_tag_call.py").write_text("A = 2\n", encoding="utf-8")
+    assert sources_fingerprint([str(tmp_path)]) != before
+    assert sources_fingerprint() == sources_fingerprint()  # the installed packages, computed once
