@@ -1,4 +1,10 @@
-"""Start-up activation of the import hook, imported by ``tagstr_autoload.pth``.
+"""Start-up activation of the import hook, run once per interpreter start.
+
+Two files reach ``activate`` and site processes exactly one of them:
+``tagstr_autoload.start`` (PEP 829, read by Python 3.15+, whose ``site``
+then skips the import line of the ``.pth`` of the same name) and
+``tagstr_autoload.pth`` (read by 3.11–3.14, which ignore ``.start`` files).
+Importing this module does nothing, so neither path can install twice.
 
 Runs in every interpreter start of the environment, so it must cost next to
 nothing: ``_importhook`` imports only modules ``site`` has already loaded,
@@ -11,7 +17,11 @@ processes) also replaces ``builtins.compile`` (``_compile_hook``).
 
 import os
 
-if os.environ.get("TAGSTR_AUTOLOAD", "1").strip().lower() not in {"0", "false", "no", "off"}:
+
+def activate() -> None:
+    """The entry point of ``tagstr_autoload.start`` and of the ``.pth`` line."""
+    if os.environ.get("TAGSTR_AUTOLOAD", "1").strip().lower() in {"0", "false", "no", "off"}:
+        return
     from tagstr_runtime._importhook import install
 
     install()
