@@ -34,6 +34,7 @@ ALLOWED_AT_STARTUP = {
     "__future__",
     "tagstr_runtime",
     "tagstr_runtime._autohook",
+    "tagstr_runtime._autostart",
     "tagstr_runtime._importhook",
 }
 
@@ -79,18 +80,27 @@ def meaningful_lines(path: Path) -> list[str]:
 def test_start_file_matches_the_pth() -> None:
     """PEP 829 skips a ``.pth``'s import lines only for the ``.start`` of the same name."""
     assert PTH.stem == START.stem
-    assert meaningful_lines(PTH) == ["import tagstr_runtime._autohook; tagstr_runtime._autohook.activate()"]
-    assert meaningful_lines(START) == ["tagstr_runtime._autohook:activate"]
+    # the .pth line is the one earlier versions installed: their .pth files keep working
+    assert meaningful_lines(PTH) == ["import tagstr_runtime._autohook"]
+    assert meaningful_lines(START) == ["tagstr_runtime._autostart:activate"]
 
 
 @pytest.fixture
-def counted_installs(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """Each call ``activate`` makes to ``_importhook.install``, without touching the real hooks."""
-    calls: list[int] = []
-    monkeypatch.setattr(_importhook, "install", lambda: calls.append(1))
+def in_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``site.addsitedir`` in this interpreter as at a start-up with the switches unset."""
+    # imported already where this environment's own .pth ran: the .pth line must run it anew
+    monkeypatch.delitem(sys.modules, "tagstr_runtime._autohook", raising=False)
+    monkeypatch.delattr(tagstr_runtime, "_autohook", raising=False)
     monkeypatch.setattr(sys, "path", list(sys.path))  # addsitedir appends the folder
     monkeypatch.delenv("TAGSTR_AUTOLOAD", raising=False)
     monkeypatch.delenv("TAGSTR_COMPILE", raising=False)
+
+
+@pytest.fixture
+def counted_installs(in_process: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Each call ``activate`` makes to ``_importhook.install``, without touching the real hooks."""
+    calls: list[int] = []
+    monkeypatch.setattr(_importhook, "install", lambda: calls.append(1))
     yield calls
 
 
@@ -122,11 +132,8 @@ def test_both_files_obey_the_switch(
     assert counted_installs == []
 
 
-def test_site_installs_the_real_hook_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_site_installs_the_real_hook_once(tmp_path: Path, in_process: None) -> None:
     """In this interpreter (the 3.15 side runs here: Pyodide has no subprocess)."""
-    monkeypatch.setattr(sys, "path", list(sys.path))
-    monkeypatch.delenv("TAGSTR_AUTOLOAD", raising=False)
-    monkeypatch.delenv("TAGSTR_COMPILE", raising=False)
     (tmp_path / "tagged_in_process.py").write_text("def tg(*a):\n    return a[0]\nV = tg'in process'\n",
                                                    encoding="utf-8")
     was_installed = _importhook._hook is not None and _importhook._hook in sys.path_hooks
