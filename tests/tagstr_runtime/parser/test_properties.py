@@ -641,7 +641,23 @@ _LARGE_INPUTS = {
 }
 
 
-@pytest.mark.parametrize("src", list(_LARGE_INPUTS.values()), ids=list(_LARGE_INPUTS))
+#: CPython 3.15.0rc1 in Pyodide 315.0.0-alpha.2 runs out of parser stack at 150 nested
+#: brackets and raises MemoryError for plain ``x = [[...]]`` too (its own error, which
+#: the desugarer passes on); 3.14 in Pyodide and native builds reach the tokenizer's
+#: limit of 200 first (a SyntaxError).  Expected to go with the final release.
+_RC_PARSER_STACK = pytest.mark.xfail(
+    sys.platform == "emscripten" and sys.version_info[:2] == (3, 15) and sys.version_info.releaselevel != "final",
+    reason="CPython 3.15.0rc1 under WebAssembly: parser stack overflow (MemoryError) before 150 nested brackets",
+    raises=MemoryError,
+    strict=True,
+)
+
+
+@pytest.mark.parametrize(
+    "src",
+    [pytest.param(src, id=name, marks=[_RC_PARSER_STACK] if name == "brackets-in-field" else [])
+     for name, src in _LARGE_INPUTS.items()],
+)
 def test_large_inputs_do_not_hang(src: str) -> None:
     started = time.process_time()
     try:
