@@ -177,6 +177,19 @@ def ensure_deps(cache: Path, python: str, refresh: bool = False) -> Path:
     return target
 
 
+def pyodide_command(python: str, cache: Path | None = None) -> list[str]:
+    """The command line that starts CPython ``python`` in a fresh Pyodide, like
+    ``python``: append ``--mount DIR``... then ``-c CODE args`` (run_python.mjs).
+    Installs the pinned Pyodide first, as the test runner does."""
+    node = shutil.which("node")
+    if node is None:
+        raise RuntimeError("node not found on PATH")
+    npm_project = PYODIDE_PROJECTS[python]
+    cache = (cache or REPO / ".cache" / "pyodide") / ("" if python == DEFAULT_PYTHON else npm_project.name)
+    ensure_pyodide(cache, npm_project)
+    return [node, str(RUNNER.with_name("run_python.mjs")), "--pyodide-dir", str(cache)]
+
+
 @dataclass
 class _Options:
     python: str = DEFAULT_PYTHON

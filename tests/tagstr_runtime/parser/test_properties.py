@@ -434,7 +434,8 @@ def _check_generated(body: S.Body, context: tuple[str, str], *, cpython: bool) -
             assert ours_parts == t_parts
             # Interpolation.str is cut short like 3.12's debug texts (``{x != y}`` has ``'x'``
             # on 3.14.2 and 3.15.0rc1): compared where that cannot happen
-            t_exprs = [i.str.strip() for i in template.values if not isinstance(i, ast.Constant)]  # type: ignore[attr-defined]
+            values = template.values  # type: ignore[attr-defined]
+            t_exprs = [i.str.strip() for i in values if not isinstance(i, ast.Constant)]
             top = [p.expr for p in tag.parts if isinstance(p, Field)]
             assert len(t_exprs) == len(top)
             assert [t for t, e in zip(t_exprs, top) if _cpython_debug_text_reliable(e)] == [
