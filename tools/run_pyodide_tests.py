@@ -177,6 +177,11 @@ def ensure_deps(cache: Path, python: str, refresh: bool = False) -> Path:
     return target
 
 
+def _cache_for(python: str, root: Path) -> Path:
+    """Each version its own node_modules: the default one in ``root``, others in subfolders."""
+    return root if python == DEFAULT_PYTHON else root / PYODIDE_PROJECTS[python].name
+
+
 def pyodide_command(python: str, cache: Path | None = None) -> list[str]:
     """The command line that starts CPython ``python`` in a fresh Pyodide, like
     ``python``: append ``--mount DIR``... then ``-c CODE args`` (run_python.mjs).
@@ -184,10 +189,9 @@ def pyodide_command(python: str, cache: Path | None = None) -> list[str]:
     node = shutil.which("node")
     if node is None:
         raise RuntimeError("node not found on PATH")
-    npm_project = PYODIDE_PROJECTS[python]
-    cache = (cache or REPO / ".cache" / "pyodide") / ("" if python == DEFAULT_PYTHON else npm_project.name)
-    ensure_pyodide(cache, npm_project)
-    return [node, str(RUNNER.with_name("run_python.mjs")), "--pyodide-dir", str(cache)]
+    folder = _cache_for(python, cache or REPO / ".cache" / "pyodide")
+    ensure_pyodide(folder, PYODIDE_PROJECTS[python])
+    return [node, str(RUNNER.with_name("run_python.mjs")), "--pyodide-dir", str(folder)]
 
 
 @dataclass
@@ -270,10 +274,8 @@ def main(argv: list[str] | None = None) -> int:
     if not pytest_args:
         pytest_args = list(DEFAULT_PYTEST_ARGS)
     cache_dir = opts.cache or os.environ.get("TAGSTR_PYODIDE_CACHE")
-    cache = Path(cache_dir).resolve() if cache_dir else REPO / ".cache" / "pyodide"
+    cache = _cache_for(opts.python, Path(cache_dir).resolve() if cache_dir else REPO / ".cache" / "pyodide")
     npm_project = PYODIDE_PROJECTS[opts.python]
-    if opts.python != DEFAULT_PYTHON:  # each version its own node_modules
-        cache = cache / npm_project.name
     pinned = _pinned_pyodide_version(npm_project)
     if _shipped_python(pinned) != opts.python:
         _log(f"{npm_project}/package.json pins pyodide {pinned}, which does not ship CPython {opts.python}")
