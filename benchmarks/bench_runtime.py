@@ -1,6 +1,6 @@
 """Run-time costs of tag strings, each measured side by side with its baseline.
 
-    python benchmarks/bench_runtime.py [--quick] [--only a,b,c,d] [--profile]
+    python benchmarks/bench_runtime.py [--quick] [--only a,b,c,d,e] [--profile] [--pyodide 3.15]
 
 (a) evaluating ``tag"Hello {name}!"`` vs the same f-string vs the PEP's
     literal desugaring built on every evaluation;
@@ -8,7 +8,9 @@
     the builtin ``compile`` of the same module written with plain calls;
 (c) importing that module from the import hook's bytecode cache vs importing
     the plain module from its standard pyc;
-(d) ``python -c pass`` start-up with vs without ``tagstr_autoload.pth``;
+(d) ``python -c pass`` start-up with vs without ``tagstr_autoload.pth`` and
+    ``tagstr_autoload.start``; ``--pyodide 3.15`` measures it on CPython 3.15 in
+    Pyodide, where site runs the ``.start`` entry point (PEP 829) instead.
 (e) a process importing 200 plain modules (from their pycs) with vs without
     the ``.pth``: time, and file-system calls per module counted by
     ``strace -c`` where it is installed.
@@ -483,9 +485,10 @@ def bench_c(settings: Settings, modules: GeneratedModules) -> dict[str, Any]:
     }
 
 
-# -- (d) interpreter start-up with the .pth -----------------------------------------------
+# -- (d) interpreter start-up with the .pth and the .start ------------------------------
 
 _PTH = SRC / "tagstr_autoload.pth"
+_START = SRC / "tagstr_autoload.start"
 
 # Run in a fresh ``python -S`` interpreter: what ``site`` does at start-up for a
 # site-packages folder holding the .pth, timed from inside the process (a process
@@ -494,6 +497,8 @@ _PTH = SRC / "tagstr_autoload.pth"
 # ``typing`` or ``re`` would hide what our .pth costs in a clean environment.
 _ADDSITEDIR_SCRIPT = textwrap.dedent('''
     import site, sys, time
+    sys.dont_write_bytecode = False  # Pyodide's default is True; an installed package has its pycs
+    {preload}
     hooks, before = len(sys.path_hooks), set(sys.modules)
     t0 = time.perf_counter()
     site.addsitedir({folder!r})
@@ -508,41 +513,62 @@ def _start(args: list[str], env: dict[str, str]) -> tuple[float, str]:
     return time.perf_counter() - t0, done.stdout
 
 
-def _site_folders(tmp: Path) -> tuple[Path, Path]:
-    """A site folder holding the .pth and a path entry for ``src/``; one holding the path entry only."""
-    with_pth, without = tmp / "with-pth", tmp / "without-pth"
-    for folder in (with_pth, without):
+def _site_folders(tmp: Path) -> dict[str, Path]:
+    """Site folders, each with a path entry for ``src/``: as the wheel installs the
+    start-up files (.pth and .start), with the .pth alone, and with neither."""
+    folders = {"installed": [_PTH, _START], "pth": [_PTH], "without": []}
+    made = {}
+    for name, files in folders.items():
+        folder = made[name] = tmp / name
         folder.mkdir()
         (folder / "tagstr-src.pth").write_text(str(SRC) + "\n", encoding="utf-8")
-    shutil.copy(_PTH, with_pth / _PTH.name)
-    return with_pth, without
+        for file in files:
+            shutil.copy(file, folder / file.name)
+    return made
 
 
-def bench_d(settings: Settings) -> dict[str, Any]:
-    if not _PTH.exists():
-        return {"skipped": f"{_PTH.relative_to(REPO)} does not exist"}
+def bench_d(settings: Settings, pyodide: str | None = None) -> dict[str, Any]:
+    """``pyodide``: a CPython version run in Pyodide (fresh per start; in-process times only)."""
+    if not (_PTH.exists() and _START.exists()):
+        return {"skipped": f"{_PTH.relative_to(REPO)} or {_START.name} does not exist"}
     env = _clean_env()  # bytecode writing allowed: an installed package has its pycs
     with tempfile.TemporaryDirectory(prefix="tagstr-bench-") as tmp:
-        with_pth, without = _site_folders(Path(tmp))
+        folders = _site_folders(Path(tmp))
         inside = {
-            "with tagstr_autoload.pth": (with_pth, env),
-            "without (path .pth only)": (without, env),
-            "with .pth, TAGSTR_AUTOLOAD=0": (with_pth, {**env, "TAGSTR_AUTOLOAD": "0"}),
+            "as installed (.pth + .start)": (folders["installed"], env),
+            ".pth alone": (folders["pth"], env),
+            "without (path .pth only)": (folders["without"], env),
+            "as installed, TAGSTR_AUTOLOAD=0": (folders["installed"], {**env, "TAGSTR_AUTOLOAD": "0"}),
         }
+        # 3.15+: site imports pkgutil to resolve any .start entry point; where another
+        # package's .start file came first, ours costs only what it imports itself
+        preloaded = {"as installed, pkgutil already imported": folders["installed"]}
+        if pyodide:
+            sys.path.insert(0, str(REPO / "tools"))
+            from run_pyodide_tests import pyodide_command
+
+            python = [*pyodide_command(pyodide), "--mount", tmp, "--mount", str(SRC)]
+        else:
+            python = [sys.executable, "-S"]
         wall = {
-            "python -c pass": ([sys.executable, "-c", "pass"], env),
+            **({} if pyodide else {"python -c pass": ([sys.executable, "-c", "pass"], env)}),
+            **{
+                f"{label} (wall)": ([*python, "-c", _ADDSITEDIR_SCRIPT.format(folder=str(folder), preload="")], e)
+                for label, (folder, e) in inside.items()
+            },
             **{
                 f"{label} (wall)": (
-                    [sys.executable, "-S", "-c", _ADDSITEDIR_SCRIPT.format(folder=str(folder))], e
+                    [*python, "-c", _ADDSITEDIR_SCRIPT.format(folder=str(folder), preload="import pkgutil")], env
                 )
-                for label, (folder, e) in inside.items()
+                for label, folder in preloaded.items()
             },
         }
         for args, e in wall.values():  # warm the OS caches and write the pycs
             _start(args, e)
-        times: dict[str, list[float]] = {label: [] for label in [*inside, *wall]}
+        times: dict[str, list[float]] = {label: [] for label in [*inside, *preloaded, *wall]}
         report: dict[str, str] = {}
-        for _ in range(settings.startup_runs):
+        # a Pyodide start is seconds of node time: fewer, the in-process times vary little
+        for _ in range(settings.startup_runs // 4 if pyodide else settings.startup_runs):
             for label, (args, e) in wall.items():
                 elapsed, out = _start(args, e)
                 times[label].append(elapsed)
@@ -552,13 +578,20 @@ def bench_d(settings: Settings) -> dict[str, Any]:
                     report[label[: -len(" (wall)")]] = f"+{hooks} path hook(s); imports: {' '.join(modules) or '-'}"
     median = {label: statistics.median(values) * 1e3 for label, values in times.items()}
     best = {label: min(values) * 1e3 for label, values in times.items()}
+    base = median["without (path .pth only)"]
     return {
+        "interpreter": f"CPython {pyodide} in Pyodide" if pyodide else f"CPython {sys.version.split()[0]}",
         "ms_median": {label: round(v, 3) for label, v in median.items()},
         "ms_min": {label: round(v, 3) for label, v in best.items()},
         "what_the_pth_does": report,
-        "d_added_ms": median["with tagstr_autoload.pth"] - median["without (path .pth only)"],
-        "d_added_ms_wall": median["with tagstr_autoload.pth (wall)"] - median["without (path .pth only) (wall)"],
-        "d_added_ms_autoload_off": median["with .pth, TAGSTR_AUTOLOAD=0"] - median["without (path .pth only)"],
+        "d_added_ms": median["as installed (.pth + .start)"] - base,
+        # a Pyodide start is a second or more: its wall clock says nothing of ours
+        "d_added_ms_wall": None if pyodide else (
+            median["as installed (.pth + .start) (wall)"] - median["without (path .pth only) (wall)"]
+        ),
+        "d_added_ms_pth_alone": median[".pth alone"] - base,
+        "d_added_ms_autoload_off": median["as installed, TAGSTR_AUTOLOAD=0"] - base,
+        "d_added_ms_pkgutil_preloaded": median["as installed, pkgutil already imported"] - base,
     }
 
 
@@ -599,7 +632,8 @@ def bench_e(settings: Settings) -> dict[str, Any]:
         return {"skipped": f"{_PTH.relative_to(REPO)} does not exist"}
     env = _clean_env()
     with tempfile.TemporaryDirectory(prefix="tagstr-bench-") as tmp:
-        with_pth, without = _site_folders(Path(tmp))
+        folders = _site_folders(Path(tmp))
+        with_pth, without = folders["installed"], folders["without"]
         modules = Path(tmp) / "modules"
         modules.mkdir()
         for i in range(_PLAIN_MODULES):
@@ -694,14 +728,17 @@ def _rows(results: dict[str, Any]) -> Iterator[str]:
         if "skipped" in d:
             yield f"(d) start-up with the .pth: skipped ({d['skipped']})"
         else:
-            yield "(d) interpreter start-up, ms (median / min over fresh interpreters)"
+            yield f"(d) interpreter start-up on {d['interpreter']}, ms (median / min over fresh interpreters)"
             for label in d["ms_median"]:
                 yield f"      {label:<42} {d['ms_median'][label]:>8.3f} / {d['ms_min'][label]:.3f}"
             for label, text in d["what_the_pth_does"].items():
                 yield f"      {label}: {text}"
-            yield _ratio("added by the .pth (in-process)", d, "d_added_ms", " ms")
-            yield _aside("wall clock, whole process", d["d_added_ms_wall"], " ms")
+            yield _ratio("added as installed (in-process)", d, "d_added_ms", " ms")
+            if d["d_added_ms_wall"] is not None:
+                yield _aside("wall clock, whole process", d["d_added_ms_wall"], " ms")
+            yield _aside("by the .pth alone", d["d_added_ms_pth_alone"], " ms")
             yield _aside("with TAGSTR_AUTOLOAD=0", d["d_added_ms_autoload_off"], " ms")
+            yield _aside("with pkgutil already imported", d["d_added_ms_pkgutil_preloaded"], " ms")
     e = results.get("e")
     if e:
         if "skipped" in e:
@@ -725,6 +762,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="fewer repeats (a rough figure in seconds)")
     parser.add_argument("--only", default="a,b,c,d,e", help="comma-separated subset of a,b,c,d,e")
     parser.add_argument("--profile", action="store_true", help="cProfile tagstr_runtime.compile in (b)")
+    parser.add_argument("--pyodide", metavar="X.Y", help="run (d) on CPython X.Y in Pyodide under node (3.15: "
+                        "the .start path of PEP 829)")
     args = parser.parse_args(argv)
     settings = QUICK if args.quick else FULL
     only = set(args.only.split(","))
@@ -738,7 +777,7 @@ def main(argv: list[str] | None = None) -> int:
         ("a", lambda: bench_a(settings)),
         ("b", lambda: bench_b(settings, modules, args.profile)),
         ("c", lambda: bench_c(settings, modules)),
-        ("d", lambda: bench_d(settings)),
+        ("d", lambda: bench_d(settings, args.pyodide)),
         ("e", lambda: bench_e(settings)),
     ]
     for key, step in steps:

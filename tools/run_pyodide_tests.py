@@ -1,22 +1,28 @@
 #!/usr/bin/env python3
-"""Run the pure-Python test suite on CPython 3.14 (Pyodide 314.x) under node.
+"""Run the pure-Python test suite on CPython 3.14 or 3.15 (Pyodide) under node.
 
     python tools/run_pyodide_tests.py [runner options] [--] [pytest args...]
 
+Each CPython version has its own npm project pinning the Pyodide release that
+ships it (``PYODIDE_PROJECTS``: ``tools/pyodide`` for 3.14, ``tools/pyodide315``
+for 3.15); the one node driver, ``tools/pyodide/run_pytest.mjs``, serves all.
+
 Steps (each reused when already done):
 
-1. install the npm package ``pyodide`` pinned in ``tools/pyodide/package.json``
+1. install the npm package ``pyodide`` pinned in the version's ``package.json``
    (``npm ci`` with the committed lock file) into the cache folder;
 2. install the pure-Python test dependencies (pytest, hypothesis and what they
-   need) for CPython 3.14 into ``<cache>/site-packages-py314`` with the host pip;
+   need) for that CPython into ``<cache>/site-packages-py3XX`` with the host pip;
 3. run ``node tools/pyodide/run_pytest.mjs`` and return pytest's exit code.
-   Like a native CPython, Pyodide then writes ``__pycache__/*.cpython-314.pyc``
+   Like a native CPython, Pyodide then writes ``__pycache__/*.cpython-3XX.pyc``
    next to the sources (and the dependencies), which makes later runs faster.
 
 Runner options (must come first; everything else goes to pytest):
 
+  --pyodide-python X.Y  the CPython version to run on: 3.14 (default) or 3.15
   --pyodide-cache DIR   cache folder (default: $TAGSTR_PYODIDE_CACHE or
-                        <repo>/.cache/pyodide)
+                        <repo>/.cache/pyodide); 3.15 uses its subfolder
+                        ``pyodide315``, so one folder can serve both
   --pyodide-mount DIR   extra host folder to make visible inside Pyodide
                         (paths given to pytest that lie outside the repository
                         are mounted automatically)
@@ -47,17 +53,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-NPM_PROJECT = REPO / "tools" / "pyodide"
-RUNNER = NPM_PROJECT / "run_pytest.mjs"
+RUNNER = REPO / "tools" / "pyodide" / "run_pytest.mjs"
 
-#: Test dependencies installed for CPython 3.14. All pure Python (so the
+#: The npm project pinning the Pyodide of each CPython version.  Pyodide's
+#: major version names the CPython it ships (314.x: 3.14; 315.x: 3.15).
+PYODIDE_PROJECTS = {
+    "3.14": REPO / "tools" / "pyodide",
+    "3.15": REPO / "tools" / "pyodide315",
+}
+DEFAULT_PYTHON = "3.14"
+
+#: Test dependencies installed for the target CPython. All pure Python (so the
 #: ``py3-none-any`` wheels run on Pyodide). hypothesmith, also in the ``tests``
 #: dependency group, is left out: it needs libcst, a compiled package with no wheel that
 #: Pyodide could load without a download.
 TEST_DEPS = ("pytest>=8", "hypothesis>=6.100")
-
-#: Target interpreter of the Pyodide release pinned in package.json.
-TARGET_PYTHON = "3.14"
 
 DEFAULT_PYTEST_ARGS = ("-m", "not subprocess", "-p", "no:cacheprovider", "tests")
 
@@ -82,19 +92,25 @@ def _digest(*parts: bytes) -> str:
     return h.hexdigest()
 
 
-def _pinned_pyodide_version() -> str:
-    data = json.loads((NPM_PROJECT / "package.json").read_text())
+def _pinned_pyodide_version(npm_project: Path) -> str:
+    data = json.loads((npm_project / "package.json").read_text())
     return str(data["dependencies"]["pyodide"])
 
 
-def ensure_pyodide(cache: Path, refresh: bool = False) -> None:
-    """npm-install the pinned pyodide package into ``cache``."""
-    files = [NPM_PROJECT / "package.json", NPM_PROJECT / "package-lock.json"]
+def _shipped_python(pyodide_version: str) -> str:
+    """``315.0.0-alpha.2`` -> ``3.15``: Pyodide's major version is 300 + CPython's minor."""
+    major = int(pyodide_version.split(".")[0])
+    return f"3.{major - 300}"
+
+
+def ensure_pyodide(cache: Path, npm_project: Path, refresh: bool = False) -> None:
+    """npm-install the pyodide package pinned in ``npm_project`` into ``cache``."""
+    files = [npm_project / "package.json", npm_project / "package-lock.json"]
     files = [f for f in files if f.exists()]
     stamp = cache / ".npm-stamp"
     want = _digest(*(f.read_bytes() for f in files))
     installed = cache / "node_modules" / "pyodide" / "package.json"
-    pinned = _pinned_pyodide_version()
+    pinned = _pinned_pyodide_version(npm_project)
     if (
         not refresh
         and stamp.exists()
@@ -121,11 +137,11 @@ def ensure_pyodide(cache: Path, refresh: bool = False) -> None:
     stamp.write_text(want + "\n")
 
 
-def ensure_deps(cache: Path, refresh: bool = False) -> Path:
-    """pip-install the test dependencies for CPython 3.14 into a folder."""
-    target = cache / f"site-packages-py{TARGET_PYTHON.replace('.', '')}"
+def ensure_deps(cache: Path, python: str, refresh: bool = False) -> Path:
+    """pip-install the test dependencies for CPython ``python`` into a folder."""
+    target = cache / f"site-packages-py{python.replace('.', '')}"
     stamp = target / ".deps-stamp"
-    want = _digest(TARGET_PYTHON.encode(), *(d.encode() for d in TEST_DEPS))
+    want = _digest(python.encode(), *(d.encode() for d in TEST_DEPS))
     if not refresh and stamp.exists() and stamp.read_text().strip() == want:
         return target
     tmp = cache / (target.name + ".tmp")
@@ -145,7 +161,7 @@ def ensure_deps(cache: Path, refresh: bool = False) -> Path:
             str(tmp),
             "--only-binary=:all:",
             "--python-version",
-            TARGET_PYTHON,
+            python,
             "--implementation",
             "py",
             "--abi",
@@ -161,8 +177,26 @@ def ensure_deps(cache: Path, refresh: bool = False) -> Path:
     return target
 
 
+def _cache_for(python: str, root: Path) -> Path:
+    """Each version its own node_modules: the default one in ``root``, others in subfolders."""
+    return root if python == DEFAULT_PYTHON else root / PYODIDE_PROJECTS[python].name
+
+
+def pyodide_command(python: str, cache: Path | None = None) -> list[str]:
+    """The command line that starts CPython ``python`` in a fresh Pyodide, like
+    ``python``: append ``--mount DIR``... then ``-c CODE args`` (run_python.mjs).
+    Installs the pinned Pyodide first, as the test runner does."""
+    node = shutil.which("node")
+    if node is None:
+        raise RuntimeError("node not found on PATH")
+    folder = _cache_for(python, cache or REPO / ".cache" / "pyodide")
+    ensure_pyodide(folder, PYODIDE_PROJECTS[python])
+    return [node, str(RUNNER.with_name("run_python.mjs")), "--pyodide-dir", str(folder)]
+
+
 @dataclass
 class _Options:
+    python: str = DEFAULT_PYTHON
     cache: str | None = None
     mounts: list[str] = field(default_factory=list)
     refresh: bool = False
@@ -178,13 +212,17 @@ def _split_argv(argv: list[str]) -> tuple[_Options, list[str]]:
         if a == "--":
             return opts, argv[i + 1 :]
         name, eq, value = a.partition("=")
-        if name in ("--pyodide-cache", "--pyodide-mount"):
+        if name in ("--pyodide-cache", "--pyodide-mount", "--pyodide-python"):
             if not eq:
                 if i + 1 >= len(argv):
                     raise SystemExit(f"run_pyodide_tests.py: {a} needs a value")
                 i += 1
                 value = argv[i]
-            if name == "--pyodide-cache":
+            if name == "--pyodide-python":
+                if value not in PYODIDE_PROJECTS:
+                    raise SystemExit(f"run_pyodide_tests.py: --pyodide-python is one of {', '.join(PYODIDE_PROJECTS)}")
+                opts.python = value
+            elif name == "--pyodide-cache":
                 opts.cache = value
             else:
                 opts.mounts.append(value)
@@ -236,7 +274,12 @@ def main(argv: list[str] | None = None) -> int:
     if not pytest_args:
         pytest_args = list(DEFAULT_PYTEST_ARGS)
     cache_dir = opts.cache or os.environ.get("TAGSTR_PYODIDE_CACHE")
-    cache = Path(cache_dir).resolve() if cache_dir else REPO / ".cache" / "pyodide"
+    cache = _cache_for(opts.python, Path(cache_dir).resolve() if cache_dir else REPO / ".cache" / "pyodide")
+    npm_project = PYODIDE_PROJECTS[opts.python]
+    pinned = _pinned_pyodide_version(npm_project)
+    if _shipped_python(pinned) != opts.python:
+        _log(f"{npm_project}/package.json pins pyodide {pinned}, which does not ship CPython {opts.python}")
+        return SETUP_ERROR
     mounts = [Path(m).resolve() for m in opts.mounts]
 
     node = shutil.which("node")
@@ -245,8 +288,8 @@ def main(argv: list[str] | None = None) -> int:
         return SETUP_ERROR
     t0 = time.monotonic()
     try:
-        ensure_pyodide(cache, opts.refresh)
-        deps = ensure_deps(cache, opts.refresh)
+        ensure_pyodide(cache, npm_project, opts.refresh)
+        deps = ensure_deps(cache, opts.python, opts.refresh)
     except (subprocess.CalledProcessError, RuntimeError, OSError) as exc:
         _log(f"setup failed: {exc}")
         return SETUP_ERROR
@@ -259,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
     if not opts.project_metadata:
         cmd.append("--no-project-metadata")
     cmd += [str(REPO), str(deps), "--", *pytest_args]
-    _log(f"setup {t1 - t0:.1f}s; running pytest on Pyodide {_pinned_pyodide_version()}")
+    _log(f"setup {t1 - t0:.1f}s; running pytest on Pyodide {pinned} (CPython {opts.python})")
     sys.stdout.flush()
     rc = subprocess.call(cmd, cwd=REPO)
     _log(f"pytest exit code {rc} after {time.monotonic() - t1:.1f}s")

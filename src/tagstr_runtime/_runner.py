@@ -279,6 +279,8 @@ def _fresh_main(**attributes: object) -> dict[str, object]:
     namespace["__builtins__"] = builtins
     if "__annotations__" in vars(sys.modules["__main__"]):  # CPython < 3.14 pre-creates it
         namespace["__annotations__"] = {}
+    if sys.version_info >= (3, 15):  # 3.15 stopped setting __cached__ (gh-65961), on __main__ too
+        attributes.pop("__cached__", None)
     namespace.update(attributes)
     sys.modules["__main__"] = module
     return namespace

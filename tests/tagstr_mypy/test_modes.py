@@ -140,14 +140,45 @@ def test_shadow_file_is_read_not_the_file_on_disk(project: Path) -> None:
     assert codes(proc.stdout) == [(line + 1, col, code) for line, col, code in EXPECTED], proc.stdout
 
 
-@pytest.mark.parametrize(("version", "expected"), [("3.13", "int"), ("3.14", "string.templatelib.Template")])
+@pytest.mark.parametrize(
+    ("version", "expected"),
+    [("3.13", "int"), ("3.14", "string.templatelib.Template"), ("3.15", "string.templatelib.Template")],
+)
 def test_t_prefix_by_target_version(project: Path, version: str, expected: str) -> None:
-    if version == "3.14" and sys.version_info < (3, 14) and not native_parser_by_default():
-        pytest.skip("mypy's stdlib-ast parser reads t-strings only on Python 3.14")
+    if version != "3.13" and sys.version_info < (3, 14) and not native_parser_by_default():
+        pytest.skip("mypy's stdlib-ast parser reads t-strings only on Python 3.14+")
     (project / "t.py").write_text("def t(*args: object) -> int:\n    return 1\nreveal_type(t\"x\")\n",
                                   encoding="utf-8")
     proc = run_mypy("--no-incremental", "--python-version", version, "t.py", cwd=project)
     assert f'Revealed type is "{expected}"' in proc.stdout, proc.stdout
+
+
+def test_target_315(project: Path) -> None:
+    proc = run_mypy("--show-column-numbers", "--no-incremental", "--python-version", "3.15", "app.py", cwd=project)
+    assert codes(proc.stdout) == EXPECTED, proc.stdout + proc.stderr
+
+
+@pytest.mark.skipif(not native_parser_by_default(), reason="mypy's stdlib-ast parser reads 3.15 syntax only on 3.15")
+def test_target_315_new_syntax(project: Path) -> None:
+    """mypy's own parser reads ``lazy import`` (PEP 810) and unpacking in comprehensions
+    (PEP 798) for any interpreter; a file with tag strings is parsed by the Python running
+    mypy (docs/mypy.md), so there the new syntax needs Python 3.15."""
+    plain = "lazy import json\nxs = [*a for a in [[1], [2]]]\nreveal_type(xs)\nreveal_type(json.dumps(1))\n"
+    (project / "plain315.py").write_text(plain, encoding="utf-8")
+    proc = run_mypy("--no-incremental", "--python-version", "3.15", "plain315.py", cwd=project)
+    assert proc.returncode == 0 and proc.stdout.count("Revealed type") == 2, proc.stdout + proc.stderr
+    assert 'Revealed type is "list[int]"' in proc.stdout and 'Revealed type is "str"' in proc.stdout, proc.stdout
+    (project / "tagged315.py").write_text(MODULE + plain, encoding="utf-8")
+    proc = run_mypy("--show-column-numbers", "--no-incremental", "--python-version", "3.15", "tagged315.py",
+                    cwd=project)
+    if sys.version_info >= (3, 15):
+        assert codes(proc.stdout) == EXPECTED, proc.stdout + proc.stderr
+    else:
+        running = f"{sys.version_info[0]}.{sys.version_info[1]}"
+        assert proc.stdout.startswith(
+            f"tagged315.py:11:6: error: Invalid syntax (a file with tag strings is parsed by the Python running mypy, "
+            f"{running})  [syntax]"
+        ), proc.stdout
 
 
 @pytest.mark.slow  # a dmypy daemon, three runs

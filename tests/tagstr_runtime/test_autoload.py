@@ -1,42 +1,52 @@
-"""``tagstr_autoload.pth``: the hook is active in every interpreter of the environment, cheaply.
+"""``tagstr_autoload.pth`` / ``.start``: the hook is active in every interpreter of the environment, cheaply.
 
-``site.addsitedir`` processes a directory's ``.pth`` files exactly as start-up
-processes site-packages, so most tests use it on a folder holding a copy of
-the project's ``.pth``; one test installs the project into a real virtual
-environment.
+``site.addsitedir`` processes a directory's ``.pth`` and (3.15+, PEP 829)
+``.start`` files exactly as start-up processes site-packages, so most tests
+use it on a folder holding copies of the project's two files; one test
+installs the project into a real virtual environment.  The in-process tests
+need no subprocess, so they also run on 3.15 (Pyodide).
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import site
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 import tagstr_runtime
+from tagstr_runtime import _importhook
 
 SRC = Path(tagstr_runtime.__file__).resolve().parents[1]
 REPO = Path(__file__).resolve().parents[2]
 PTH = REPO / "src" / "tagstr_autoload.pth"
+START = REPO / "src" / "tagstr_autoload.start"
+#: PEP 829: site reads ``.start`` files and skips the import lines of the matching ``.pth``
+PEP829 = sys.version_info >= (3, 15)
 
-#: What the .pth may import in an interpreter where nothing has failed to compile yet.
+#: What the start-up files may import in an interpreter where nothing has failed to compile yet.
 ALLOWED_AT_STARTUP = {
     "__future__",
     "tagstr_runtime",
     "tagstr_runtime._autohook",
+    "tagstr_runtime._autostart",
     "tagstr_runtime._importhook",
 }
 
 PROBE = """\
 import site, sys
+if sys.version_info >= (3, 15):
+    import pkgutil  # site resolves every .start entry point with it: not ours to count
 before = set(sys.modules)
 site.addsitedir(sys.argv[1])
 new = sorted(set(sys.modules) - before)
 from tagstr_runtime import _importhook
-print(_importhook._hook is not None and _importhook._hook in sys.path_hooks)
+print(_importhook._hook is not None and sys.path_hooks.count(_importhook._hook) == 1)
 print(",".join(new))
 """
 
@@ -49,18 +59,97 @@ def python(*args: str, cwd: Path, **env_vars: str) -> subprocess.CompletedProces
     )
 
 
-@pytest.fixture
-def site_dir(tmp_path: Path) -> Path:
-    folder = tmp_path / "site"
+def startup_folder(folder: Path, *files: Path) -> Path:
     folder.mkdir()
-    shutil.copy(PTH, folder / PTH.name)
-    (tmp_path / "tagged.py").write_text("def tg(*a):\n    return a[0]\nV = tg'hello'\n", encoding="utf-8")
+    for file in files:
+        shutil.copy(file, folder / file.name)
     return folder
 
 
-def test_pth_is_one_import_line() -> None:
-    lines = [line for line in PTH.read_text(encoding="utf-8").splitlines() if line.strip()]
-    assert lines == ["import tagstr_runtime._autohook"]
+@pytest.fixture
+def site_dir(tmp_path: Path) -> Path:
+    """A site folder as the wheel installs it: both start-up files side by side."""
+    (tmp_path / "tagged.py").write_text("def tg(*a):\n    return a[0]\nV = tg'hello'\n", encoding="utf-8")
+    return startup_folder(tmp_path / "site", PTH, START)
+
+
+def meaningful_lines(path: Path) -> list[str]:
+    return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip() and line[0] != "#"]
+
+
+def test_start_file_matches_the_pth() -> None:
+    """PEP 829 skips a ``.pth``'s import lines only for the ``.start`` of the same name."""
+    assert PTH.stem == START.stem
+    # the .pth line is the one earlier versions installed: their .pth files keep working
+    assert meaningful_lines(PTH) == ["import tagstr_runtime._autohook"]
+    assert meaningful_lines(START) == ["tagstr_runtime._autostart:activate"]
+
+
+@pytest.fixture
+def in_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``site.addsitedir`` in this interpreter as at a start-up with the switches unset."""
+    # imported already where this environment's own .pth ran: the .pth line must run it anew
+    monkeypatch.delitem(sys.modules, "tagstr_runtime._autohook", raising=False)
+    monkeypatch.delattr(tagstr_runtime, "_autohook", raising=False)
+    monkeypatch.setattr(sys, "path", list(sys.path))  # addsitedir appends the folder
+    monkeypatch.delenv("TAGSTR_AUTOLOAD", raising=False)
+    monkeypatch.delenv("TAGSTR_COMPILE", raising=False)
+
+
+@pytest.fixture
+def counted_installs(in_process: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Each call ``activate`` makes to ``_importhook.install``, without touching the real hooks."""
+    calls: list[int] = []
+    monkeypatch.setattr(_importhook, "install", lambda: calls.append(1))
+    yield calls
+
+
+@pytest.mark.parametrize(
+    ("files", "installs"),
+    [
+        pytest.param((PTH, START), 1, id="both-as-installed"),
+        pytest.param((PTH,), 1, id="pth-alone"),
+        # 3.11-3.14 ignore .start files; 3.15+ run its entry point
+        pytest.param((START,), 1 if PEP829 else 0, id="start-alone"),
+    ],
+)
+def test_site_runs_exactly_one_of_the_two(
+    tmp_path: Path, counted_installs: list[int], capsys: pytest.CaptureFixture[str], files: tuple[Path, ...],
+    installs: int,
+) -> None:
+    site.addsitedir(str(startup_folder(tmp_path / "site", *files)))
+    assert len(counted_installs) == installs
+    # site reports a failing import line or entry point on stderr and goes on
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("value", ["0", "false", "OFF"])
+def test_both_files_obey_the_switch(
+    tmp_path: Path, counted_installs: list[int], monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    monkeypatch.setenv("TAGSTR_AUTOLOAD", value)
+    site.addsitedir(str(startup_folder(tmp_path / "site", PTH, START)))
+    assert counted_installs == []
+
+
+def test_site_installs_the_real_hook_once(tmp_path: Path, in_process: None) -> None:
+    """In this interpreter (the 3.15 side runs here: Pyodide has no subprocess)."""
+    (tmp_path / "tagged_in_process.py").write_text("def tg(*a):\n    return a[0]\nV = tg'in process'\n",
+                                                   encoding="utf-8")
+    was_installed = _importhook._hook is not None and _importhook._hook in sys.path_hooks
+    _importhook.uninstall()
+    try:
+        site.addsitedir(str(startup_folder(tmp_path / "site", PTH, START)))
+        assert sys.path_hooks.count(_importhook._path_hook()) == 1
+        sys.path.insert(0, str(tmp_path))
+        import tagged_in_process  # type: ignore[import-not-found]
+
+        assert tagged_in_process.V == "in process"
+    finally:
+        sys.modules.pop("tagged_in_process", None)
+        _importhook.uninstall()
+        if was_installed:
+            _importhook.install()
 
 
 @pytest.mark.subprocess
@@ -69,11 +158,11 @@ def test_pth_installs_the_hook_and_imports_nothing_heavy(site_dir: Path) -> None
     assert result.returncode == 0, result.stderr
     installed, new = result.stdout.splitlines()
     assert installed == "True"
-    # site itself may load a codec to read any .pth file (3.13 reads them as utf-8-sig)
+    # site itself may load a codec to read any start-up file (3.13 reads them as utf-8-sig)
     extra = {m for m in new.split(",") if m and not m.startswith("encodings.")} - ALLOWED_AT_STARTUP
     # typing alone costs ~10-20 ms per interpreter start; in tagstr_runtime/__init__.py
     # write ``TYPE_CHECKING = False`` instead of ``from typing import TYPE_CHECKING``.
-    assert not extra, f"the .pth imports more than the hook needs: {sorted(extra)}"
+    assert not extra, f"the start-up files import more than the hook needs: {sorted(extra)}"
     assert "tagstr_runtime._autohook" in new.split(",")
 
 
@@ -118,7 +207,8 @@ def test_installed_wheel_activates_the_hook(tmp_path: Path) -> None:
         [str(venv_python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
         env=env, capture_output=True, text=True, check=True,
     ).stdout.strip()
-    assert (Path(purelib) / "tagstr_autoload.pth").read_text(encoding="utf-8") == PTH.read_text(encoding="utf-8")
+    for shipped in (PTH, START):
+        assert (Path(purelib) / shipped.name).read_text(encoding="utf-8") == shipped.read_text(encoding="utf-8")
     (tmp_path / "tagged.py").write_text("def tg(*a):\n    return a[0]\nV = tg'from the wheel'\n", encoding="utf-8")
 
     def venv_run(*args: str, **extra: str) -> subprocess.CompletedProcess[str]:

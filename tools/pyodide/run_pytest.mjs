@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// Run pytest inside Pyodide (CPython 3.14 compiled to WebAssembly) under node.
+// Run pytest inside Pyodide (CPython 3.14 or 3.15 compiled to WebAssembly) under node.
+// Which one is the Pyodide found through --pyodide-dir (tools/run_pyodide_tests.py
+// installs the one pinned for the chosen version).
 //
 // Usage:
 //   node tools/pyodide/run_pytest.mjs [--pyodide-dir DIR] [--mount HOSTDIR]...
@@ -26,7 +28,7 @@
 //
 // By default the installed project is emulated the way an editable install would
 // look: a dist-info with the [project.entry-points] of pyproject.toml (so pytest11
-// plugins load) and the .pth files listed under
+// plugins load) and the .pth and .start (PEP 829, read by 3.15+) files listed under
 // [tool.hatch.build.targets.wheel.force-include] are put in an in-memory site dir.
 //
 // Nothing is ever fetched from the network: only the Pyodide core and its bundled
@@ -197,7 +199,7 @@ def _tagstr_pyodide_main(repo, deps, pytest_args, project_metadata, write_byteco
 
     if write_bytecode:
         # Pyodide starts with dont_write_bytecode=True; a native CPython
-        # writes __pycache__/*.cpython-314.pyc next to the sources.
+        # writes __pycache__/*.cpython-3XX.pyc next to the sources.
         sys.dont_write_bytecode = False
     os.chdir(repo)
     src = os.path.join(repo, "src")
@@ -238,7 +240,7 @@ def _make_plugin(pytest):
 
 
 def _emulate_installed_project(repo):
-    """Make the project look installed (entry points + .pth files), reading
+    """Make the project look installed (entry points, .pth and .start files), reading
     pyproject.toml, without copying its code: src/ stays the code used."""
     import os
     import re
@@ -278,7 +280,7 @@ def _emulate_installed_project(repo):
         .get("wheel", {}).get("force-include", {})
     )
     for src_rel, dest in force.items():
-        if dest.endswith(".pth") and "/" not in dest:
+        if dest.endswith((".pth", ".start")) and "/" not in dest:
             src_path = os.path.join(repo, src_rel)
             if os.path.exists(src_path):
                 with open(src_path) as fin, open(os.path.join(site_dir, dest), "w") as fout:

@@ -47,6 +47,8 @@ except ImportError:  # not installable everywhere (Pyodide: it needs libcst)
 pytestmark = pytest.mark.slow
 
 PY312 = sys.version_info >= (3, 12)
+#: 3.14+ lexes t-strings (PEP 750 final) in a mode of its own: a second CPython oracle
+PY314 = sys.version_info >= (3, 14)
 needs_pep701 = pytest.mark.skipif(not PY312, reason="CPython's rf-string parse follows PEP 701 from 3.12")
 needs_hypothesmith = pytest.mark.skipif(hypothesmith is None, reason="hypothesmith is not installed")
 
@@ -205,13 +207,14 @@ def _conv(code: int) -> str | None:
     return None if code == -1 else chr(code)
 
 
-def _cpython_parts(node: ast.JoinedStr) -> list[tuple]:
+def _cpython_parts(node: ast.expr) -> list[tuple]:
+    """An f-string's (``JoinedStr``) or t-string's (``TemplateStr``) parts."""
     items: list[tuple] = []
-    for value in node.values:
+    for value in node.values:  # type: ignore[attr-defined]
         if isinstance(value, ast.Constant):
             items.append(("lit", value.value))
         else:
-            assert isinstance(value, ast.FormattedValue)
+            assert isinstance(value, (ast.FormattedValue, getattr(ast, "Interpolation", ast.FormattedValue)))
             spec = None if value.format_spec is None else _cpython_parts(value.format_spec)  # type: ignore[arg-type]
             items.append(("field", _dump(value.value), _conv(value.conversion), spec))
     return _norm_parts(items)
@@ -285,6 +288,10 @@ def _find_call(tree: ast.AST, tag: str) -> ast.Call:
 def _find_joinedstr(tree: ast.AST) -> ast.JoinedStr:
     # the outermost JoinedStr: the first in breadth-first order
     return next(n for n in ast.walk(tree) if isinstance(n, ast.JoinedStr))
+
+
+def _find_templatestr(tree: ast.AST) -> ast.expr:
+    return next(n for n in ast.walk(tree) if isinstance(n, ast.TemplateStr))  # type: ignore[attr-defined]
 
 
 _BAD = object()
@@ -417,6 +424,23 @@ def _check_generated(body: S.Body, context: tuple[str, str], *, cpython: bool) -
             # the generator's oracle checked our debug texts above
             ours_parts, cpython_parts = _without_literals(ours_parts), _without_literals(cpython_parts)
         assert ours_parts == cpython_parts
+        if PY314:
+            # the same body as a raw t-string: split and expression texts as 3.14+ lex them
+            t_tree = _quiet_compile(S.tag_source(body, "rt", context), flags=ast.PyCF_ONLY_AST)
+            template = _find_templatestr(t_tree)
+            t_parts = _cpython_parts(template)
+            if not all(_cpython_debug_text_reliable(e) for e, d in zip(body.exprs, body.debugs) if d is not None):
+                t_parts = _without_literals(t_parts)  # ours_parts are already without literals
+            assert ours_parts == t_parts
+            # Interpolation.str is cut short like 3.12's debug texts (``{x != y}`` has ``'x'``
+            # on 3.14.2 and 3.15.0rc1): compared where that cannot happen
+            values = template.values  # type: ignore[attr-defined]
+            t_exprs = [i.str.strip() for i in values if not isinstance(i, ast.Constant)]
+            top = [p.expr for p in tag.parts if isinstance(p, Field)]
+            assert len(t_exprs) == len(top)
+            assert [t for t, e in zip(t_exprs, top) if _cpython_debug_text_reliable(e)] == [
+                e for e in top if _cpython_debug_text_reliable(e)
+            ]
     return True
 
 
@@ -641,7 +665,23 @@ _LARGE_INPUTS = {
 }
 
 
-@pytest.mark.parametrize("src", list(_LARGE_INPUTS.values()), ids=list(_LARGE_INPUTS))
+#: CPython 3.15.0rc1 in Pyodide 315.0.0-alpha.2 runs out of parser stack at 150 nested
+#: brackets and raises MemoryError for plain ``x = [[...]]`` too (its own error, which
+#: the desugarer passes on); 3.14 in Pyodide and native builds reach the tokenizer's
+#: limit of 200 first (a SyntaxError).  Expected to go with the final release.
+_RC_PARSER_STACK = pytest.mark.xfail(
+    sys.platform == "emscripten" and sys.version_info[:2] == (3, 15) and sys.version_info.releaselevel != "final",
+    reason="CPython 3.15.0rc1 under WebAssembly: parser stack overflow (MemoryError) before 150 nested brackets",
+    raises=MemoryError,
+    strict=True,
+)
+
+
+@pytest.mark.parametrize(
+    "src",
+    [pytest.param(src, id=name, marks=[_RC_PARSER_STACK] if name == "brackets-in-field" else [])
+     for name, src in _LARGE_INPUTS.items()],
+)
 def test_large_inputs_do_not_hang(src: str) -> None:
     started = time.process_time()
     try:
