@@ -226,10 +226,15 @@ def test_black_force_exclude_applies(tmp_path: Path) -> None:
 @pytest.mark.parametrize("tool", ["black", "ruff"])
 def test_a_missing_tool_is_named(tmp_path: Path, tool: str) -> None:
     shutil.copy(EXAMPLES / "greet.py", tmp_path)
-    # -S: no site-packages, so neither tool is importable; no PATH: no ruff program
+    # -S: no site-packages, so neither tool is importable; no PATH: no ruff program.
+    # The package alone on the path: where it is installed (a wheel in tox), its
+    # folder is site-packages, which has the tools
+    alone = tmp_path / "path"
+    alone.mkdir()
+    (alone / "tagstr_runtime").symlink_to(SRC / "tagstr_runtime", target_is_directory=True)
     proc = subprocess.run(
         [sys.executable, "-S", "-m", "tagstr_runtime", "--format", "--tool", tool, "greet.py"],
-        cwd=tmp_path, env={"PYTHONPATH": str(SRC), "PATH": ""}, capture_output=True, text=True, timeout=60,
+        cwd=tmp_path, env={"PYTHONPATH": str(alone), "PATH": ""}, capture_output=True, text=True, timeout=60,
     )
     assert proc.returncode == 123
     assert proc.stderr == f"error: {tool} is not installed where tagstr_runtime runs: pip install {tool}\n"
