@@ -63,11 +63,16 @@ def test_malformed_tag_string_is_shown_at_its_position(tmp_path: Path) -> None:
 
 
 def test_plain_cells_and_unload_are_stock(tmp_path: Path) -> None:
+    typo = 'x = f"{1!z}"'  # complete on every version (3.12+ would wait for more of f"{1)
+    try:
+        compile(typo, "<cell>", "exec")
+    except SyntaxError as exc:
+        stock = f"SyntaxError: {exc.msg}"
     session = (
-        "%load_ext tagstr_runtime\nx = f\"{1\"\n"  # CPython's own error, not ours
+        "%load_ext tagstr_runtime\n" + typo + "\n"  # CPython's own error, not ours
         + TAG + "\n%unload_ext tagstr_runtime\nhtml\"{1}\"\n"
     )
     out = ipython(session, tmp_path)
-    assert "SyntaxError: f-string: expecting '}'" in out, out
+    assert stock in out, out
     assert "TagSyntaxError" not in out, out
     assert out.count("SyntaxError: invalid syntax") == 1, out  # after unloading

@@ -95,6 +95,7 @@ def test_a_syntax_warning_under_w_error_is_a_syntax_error_at_its_place() -> None
     assert stock.value.lineno == 2  # CPython does the same for its own
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize(
     "source",
     ['x = "\\d"\ny = tag"{x}"\n', 'y = tag"{x}"\nx = "\\d"\n'],
