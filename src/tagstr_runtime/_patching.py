@@ -58,19 +58,11 @@ def wrap_once(owner: object, name: str, make: Callable[[Any], Any], *, tool: str
     ``make`` rejects it (raises: the internal changed shape).  Returns whether
     the hook is in place.
     """
-    attribute = f"{_path(owner)}.{name}"
     current = _lookup(owner, name)
-    if current is _MISSING:
-        warn_lost(tool, attribute, feature, "not found")
-        return False
     if getattr(current, MARK, False):
         return True
-    try:
-        wrapper = make(current)
-    except Exception as exc:  # the internal exists but is not what the hook expects
-        if strict():
-            raise
-        warn_lost(tool, attribute, feature, f"unexpected shape: {exc}")
+    wrapper = _wrapper(owner, name, current, make, tool, feature)
+    if wrapper is None:
         return False
     setattr(wrapper, MARK, True)
     wrapper.__wrapped__ = current
@@ -89,18 +81,9 @@ def wrapped_while(
     comes back unless someone replaced the wrapper in the meantime: theirs
     stays, as it would have without us.
     """
-    attribute = f"{_path(owner)}.{name}"
     current = _lookup(owner, name)
-    if current is _MISSING:
-        warn_lost(tool, attribute, feature, "not found")
-        yield False
-        return
-    try:
-        wrapper = make(current)
-    except Exception as exc:  # the internal exists but is not what the hook expects
-        if strict():
-            raise
-        warn_lost(tool, attribute, feature, f"unexpected shape: {exc}")
+    wrapper = _wrapper(owner, name, current, make, tool, feature)
+    if wrapper is None:
         yield False
         return
     wrapper.__wrapped__ = current
@@ -114,6 +97,24 @@ def wrapped_while(
                 setattr(owner, name, current)
             else:
                 delattr(owner, name)
+
+
+def _wrapper(
+    owner: object, name: str, current: Any, make: Callable[[Any], Any], tool: str, feature: str
+) -> Any:
+    """``make(current)``, or None after the one warning: the attribute is missing, or
+    ``make`` rejects it (raises: the internal exists but changed shape)."""
+    attribute = f"{_path(owner)}.{name}"
+    if current is _MISSING:
+        warn_lost(tool, attribute, feature, "not found")
+        return None
+    try:
+        return make(current)
+    except Exception as exc:
+        if strict():
+            raise
+        warn_lost(tool, attribute, feature, f"unexpected shape: {exc}")
+        return None
 
 
 def warn_lost(tool: str, attribute: str, feature: str, reason: str) -> None:

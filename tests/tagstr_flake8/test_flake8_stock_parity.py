@@ -14,34 +14,16 @@ exactly as stock flake8 reports it.
 from __future__ import annotations
 
 import sysconfig
-import warnings
 from pathlib import Path
 
 import pytest
 
 from flake8_harness import STOCK, Run, flake8
-from fstring_typos import typo_sources
+from fstring_typos import rejected, typo_sources
 
 pytestmark = pytest.mark.subprocess
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
-
-
-def rejected(source: str) -> bool:
-    """The running Python rejects ``source`` with a ``SyntaxError``.
-
-    (3.12.1 raises ``ValueError`` for ``f"{x:{w=}}"``: stock flake8 crashes on
-    it, with or without the plugin; such a source is left out.)
-    """
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            compile(source, "<typo>", "exec", dont_inherit=True)
-    except SyntaxError:
-        return True
-    except ValueError:
-        return False
-    return False
 
 
 def both(args: list[str], cwd: Path) -> tuple[Run, Run]:

@@ -15,12 +15,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import warnings
 from pathlib import Path
 
 import pytest
 
-from fstring_typos import ISSUE_CASES, typo_sources
+from fstring_typos import ISSUE_CASES, rejected, typo_sources
 
 pytestmark = pytest.mark.subprocess
 
@@ -42,18 +41,6 @@ FIRST_ERROR = [
     ("comma_conversion", 'x = (1 2)\nz = html"{a!x}"\n', "x = (1 2)\nz = 1\n"),
     ("if_unterminated", 'if x\n    pass\nz = html"abc\nw = 2\n', "if x\n    pass\nz = 1\nw = 2\n"),
 ]
-
-
-def rejected(source: str) -> bool:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            compile(source, "<typo>", "exec", dont_inherit=True)
-    except SyntaxError:
-        return True
-    except ValueError:  # a CPython 3.12.1 bug (f"{x:{w=}}"): stock mypy's own problem
-        return False
-    return False
 
 
 def cases() -> list[tuple[str, str, str]]:
