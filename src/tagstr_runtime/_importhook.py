@@ -344,7 +344,7 @@ def _zip_sources_with_tag_strings(on: bool) -> None:
     """Modules imported from a zip archive on ``sys.path`` (``zipimport``).
 
     ``zipimport`` compiles a ``.py`` member with the builtin ``compile``,
-    in its module-level ``_compile_source(pathname, source)`` (3.11-3.14);
+    in its module-level ``_compile_source(pathname, source, ...)``;
     while the hook is installed that function falls back to the desugarer
     when the builtin rejects the source, and otherwise returns its answer
     unchanged.  ``zipimport`` writes no bytecode, so there is no cache to
@@ -358,9 +358,10 @@ def _zip_sources_with_tag_strings(on: bool) -> None:
     original = getattr(current, "_tagstr_original", None)
     if on and original is None:
 
-        def _compile_source(pathname: str, source: bytes) -> "CodeType":
+        def _compile_source(pathname: str, source: bytes, *more: object, **named: object) -> "CodeType":
+            # more, named: what later versions add (3.15 passes a third argument)
             try:
-                return current(pathname, source)  # type: ignore[no-any-return]
+                return current(pathname, source, *more, **named)  # type: ignore[no-any-return]
             except (SyntaxError, MemoryError) as exc:
                 error = exc
             from tagstr_runtime._compile import compile_source

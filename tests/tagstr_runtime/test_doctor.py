@@ -619,7 +619,7 @@ def test_unsupported_python(place: Place, tmp_path: Path) -> None:
     finding = report.finding("python")
     assert finding["status"] == "error"
     assert finding["message"].startswith("Python 3.10.")
-    assert finding["message"].endswith("is not supported (3.11 to 3.14)")
+    assert finding["message"].endswith("is not supported (3.11 to 3.15)")
     assert report.returncode == 1
 
 

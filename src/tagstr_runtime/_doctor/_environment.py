@@ -21,7 +21,7 @@ from tagstr_runtime._doctor._report import Finding
 __all__ = ["SUPPORTED_PYTHON", "bytecode_cache", "python_version", "startup_hook"]
 
 #: The first and last Python versions tested (pyproject's classifiers say the same).
-SUPPORTED_PYTHON = ((3, 11), (3, 14))
+SUPPORTED_PYTHON = ((3, 11), (3, 15))
 PTH = "tagstr_autoload.pth"
 _OFF = {"0", "false", "no", "off"}  # what _autohook reads as "off"
 
