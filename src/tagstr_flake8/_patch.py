@@ -141,8 +141,8 @@ def _make_file_tokens(original: object) -> functools.cached_property[Any]:
 def _make_run_ast_checks(original: Callable[[Any], Any]) -> Callable[[Any], Any]:
     @functools.wraps(original)
     def run_ast_checks(self: Any) -> None:
-        start = len(self.results)
         stock = type(self).run_check
+        stock_report = self.report
 
         def run_check(plugin: Any, **arguments: Any) -> Any:
             tagfile = tagfile_of(self.processor)  # set by build_ast, before the first plugin
@@ -150,30 +150,37 @@ def _make_run_ast_checks(original: Callable[[Any], Any]) -> Callable[[Any], Any]
                 return stock(self, plugin, **arguments)
             return run_plugin(self, stock, tagfile, plugin, arguments)
 
-        # only for the AST plugins: the per-line checks that follow call the class's method
+        def report(error_code: str | None, line_number: int, column: int, text: str) -> str | None:
+            # dropped before flake8 stores it: storing a report computes the file's
+            # ``# noqa`` table, a second tokenization of the whole file that the
+            # f-string twin of the file never pays for reports that are then dropped
+            tagfile = tagfile_of(self.processor)
+            if tagfile is not None:
+                code = error_code or text.split(" ", 1)[0]
+                if _on_generated_code(tagfile, code, line_number, column):
+                    return None
+            kept: str = stock_report(error_code=error_code, line_number=line_number, column=column, text=text)
+            return kept
+
+        # only for the AST plugins: the per-line checks that follow call the class's methods
         self.run_check = run_check
+        self.report = report
         try:
             original(self)
         finally:
             del self.run_check
-        tagfile = tagfile_of(self.processor)
-        if tagfile is None:
-            return
-        generated = tagfile.generated_positions
-        kept = []
-        for result in self.results[start:]:
-            code, where = result[0], (result[1], result[2])
-            if code.startswith("TAG"):
-                kept.append(result)
-            elif where in generated:
-                continue
-            elif code in CLOSURE_CODES and where in tagfile.closure_only_reads:
-                continue
-            else:
-                kept.append(result)
-        self.results[start:] = kept
+            del self.report
 
     return run_ast_checks
+
+
+def _on_generated_code(tagfile: TagFile, code: str, line: int, column: int) -> bool:
+    """A report of another plugin about code the desugaring made, not the user."""
+    if code.startswith("TAG"):
+        return False
+    if (line, column) in tagfile.generated_positions:
+        return True
+    return code in CLOSURE_CODES and (line, column) in tagfile.closure_only_reads
 
 
 _TOOL = "tagstr_flake8"
