@@ -205,6 +205,8 @@ class TagFile:
         self._generated_lambdas = frozenset(map(id, emitter.lambdas))
         self._lambdas = emitter.lambdas
         self.generated_positions: frozenset[tuple[int, int]] = self._generated_positions()
+        #: set by ``tokenize_masked``: lines read by the tokenizer before each token
+        self.token_reads: list[int] | None = None
 
     def _generated_positions(self) -> frozenset[tuple[int, int]]:
         at = self.source.line_col_byte
@@ -245,7 +247,8 @@ class TagFile:
         return masked
 
     @cached_property
-    def _masked_rows(self) -> frozenset[int]:
+    def masked_rows(self) -> frozenset[int]:
+        """The lines a tag string touches: only their tokens carry a masked line."""
         rows: set[int] = set()
         for tag in self.outermost:
             rows.update(range(self.source.line_of(tag.span.start), self.source.line_of(tag.span.end) + 1))
@@ -261,19 +264,50 @@ class TagFile:
     def restore_line(self, token: tokenize.TokenInfo) -> tokenize.TokenInfo:
         """``token`` with its ``line`` taken from the original text (physical-line checks)."""
         first, last = token.start[0], token.end[0]
-        rows = self._masked_rows
+        rows = self.masked_rows
         if first not in rows and last not in rows:
             return token
         masked = self.masked_lines
         assert masked is not None
         line = token.line
         if line == masked[first - 1]:
-            return token._replace(line=self.lines[first - 1])
-        if line == "".join(masked[first - 1 : last]):
-            return token._replace(line="".join(self.lines[first - 1 : last]))
-        if line == masked[last - 1]:
-            return token._replace(line=self.lines[last - 1])
-        return token
+            line = self.lines[first - 1]
+        elif line == "".join(masked[first - 1 : last]):
+            line = "".join(self.lines[first - 1 : last])
+        elif line == masked[last - 1]:
+            line = self.lines[last - 1]
+        else:
+            return token
+        return tokenize.TokenInfo(token.type, token.string, token.start, token.end, line)
+
+    def tokenize_masked(self) -> list[tokenize.TokenInfo]:
+        """The tokens of ``masked_lines`` with their original lines (``file_tokens``).
+
+        Records in ``token_reads`` how many lines the tokenizer had read when
+        it produced each token, so that flake8's second pass over the tokens
+        can replay them (``_patch``) instead of tokenizing again.
+        """
+        masked = self.masked_lines
+        assert masked is not None
+        lines = iter(masked)
+        read = 0
+
+        def readline() -> str:
+            nonlocal read
+            line = next(lines, "")
+            read += bool(line)
+            return line
+
+        tokens: list[tokenize.TokenInfo] = []
+        reads: list[int] = []
+        rows = self.masked_rows
+        for token in _generate_tokens(readline):
+            if token[2][0] in rows or token[3][0] in rows:
+                token = self.restore_line(token)
+            tokens.append(token)
+            reads.append(read)
+        self.token_reads = reads
+        return tokens
 
     # sites ------------------------------------------------------------------------
 

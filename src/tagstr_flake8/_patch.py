@@ -97,7 +97,11 @@ def _make_generate_tokens(original: Callable[[Any], Any]) -> Callable[[Any], Any
         if found is None:  # flake8's own generator, no per-token cost
             tokens: Iterator[tokenize.TokenInfo] = original(self)
             return tokens
-        return _masked_tokens(self, *found)
+        tagfile, masked = found
+        computed = self.__dict__.get("file_tokens")
+        if computed is not None and tagfile.token_reads is not None:
+            return _replayed_tokens(self, computed, tagfile.token_reads)
+        return _masked_tokens(self, tagfile, masked)
 
     return generate_tokens
 
@@ -113,11 +117,34 @@ def _masked_tokens(
         line: str = masked[processor.line_number - 1]
         return line
 
+    rows = tagfile.masked_rows
+    total = processor.total_lines
     for token in tokenize.generate_tokens(readline):
-        if token[2][0] > processor.total_lines:
+        if token[2][0] > total:
             break
-        token = tagfile.restore_line(token)
-        processor.tokens.append(token)
+        if token[2][0] in rows or token[3][0] in rows:
+            token = tagfile.restore_line(token)
+        processor.tokens.append(token)  # a new list after each logical line
+        yield token
+
+
+def _replayed_tokens(
+    processor: Any, tokens: list[tokenize.TokenInfo], reads: list[int]
+) -> Iterator[tokenize.TokenInfo]:
+    """``file_tokens`` again, with the processor reading its lines as the tokenizer did.
+
+    flake8 tokenizes a file a second time for its ``# noqa`` table as soon as
+    any check reports: replaying that list, with ``next_line`` called exactly
+    as often as the tokenizer had called it before each token, keeps the
+    processor's state (``line_number``, ``indent_char``) what streaming gives.
+    """
+    total = processor.total_lines
+    for token, read in zip(tokens, reads):
+        while processor.line_number < read and processor.next_line() != "":
+            pass
+        if token[2][0] > total:
+            break
+        processor.tokens.append(token)  # a new list after each logical line
         yield token
 
 
@@ -130,7 +157,7 @@ def _make_file_tokens(original: object) -> functools.cached_property[Any]:
         found = _masked(self)
         if found is None:
             return compute(self)  # type: ignore[no-any-return]
-        return list(found[0].masked_tokens())
+        return found[0].tokenize_masked()
 
     file_tokens.__doc__ = compute.__doc__
     prop: functools.cached_property[Any] = functools.cached_property(file_tokens)
