@@ -4,13 +4,15 @@
 lines flake8 was given, with ``LintEmitter`` writing the generated code, and
 keeps:
 
-- ``tree``: the *lint tree*: ``tag('Hi ', (lambda: name, 'name', 'r', None))``
-  for each tag string, user expressions at their original positions inside
-  the lambda that makes them lazy, and nothing else generated (no run-time
-  table, no helper names), so pyflakes, mccabe and AST plugins see what the
-  code does;
+- ``tree``: the *lint tree*: ``tag('Hi ', lambda: name)`` for ``tag"Hi {name!r}"``,
+  each interpolation as the lambda that makes it lazy (paired with its format
+  spec, ``(lambda: x, f'{w}')``, when the spec reads names), user expressions
+  at their original positions, and nothing else generated (no run-time
+  table, no helper names, not the ``'name', 'r'`` constants of the
+  ``Interpolation``: four nodes per field, which no check looks at),
+  so pyflakes, mccabe and AST plugins see what the code does;
 - ``generated_positions``: the (line, byte column) of every node the
-  desugaring made up (a field's lambda and tuple at its ``{``, a literal's
+  desugaring made up (a field's lambda at its ``{``, a literal's
   constant, a format spec).  No user node starts there: user expressions start
   inside fields, and the tag's name starts where the tag string does (which is
   deliberately not in the set).  Reports of other plugins landing there are
@@ -48,6 +50,10 @@ __all__ = [
 ]
 
 _LOAD = ast.Load()
+# shared by every interpolation's lambda: ``arguments`` carries no position
+_NO_ARGUMENTS = ast.arguments(
+    posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]
+)
 # the stock tokenizer: ``_standin`` answers tokenize.generate_tokens for other plugins
 _generate_tokens = tokenize.generate_tokens
 
@@ -130,9 +136,12 @@ class TagSite:
     call, so its chain is that site's chain, that call, and the nodes in between.
     """
 
-    def __init__(self, tag: TagString, call: ast.Call, path: tuple[ast.AST, ...]) -> None:
+    def __init__(
+        self, tag: TagString, call: ast.Call, path: tuple[ast.AST, ...], lambdas: dict[int, ast.Lambda]
+    ) -> None:
         self.tag = tag
         self.call = call
+        self._lambdas = lambdas  # each field's lambda, by the field's offset
         self.parent: TagSite | None = None
         self._path = path
 
@@ -144,9 +153,7 @@ class TagSite:
         return (*self.parent.chain, self.parent.call, *inside, *self._path)
 
     def interpolations(self) -> list[Interp]:
-        fields = [part for part in self.tag.parts if isinstance(part, Field)]
-        lambdas = [arg.elts[0] for arg in self.call.args if isinstance(arg, ast.Tuple)]
-        return [Interp(f, func) for f, func in zip(fields, lambdas) if isinstance(func, ast.Lambda)]
+        return [Interp(part, self._lambdas[part.span.start]) for part in self.tag.parts if isinstance(part, Field)]
 
 
 def _path_between(root: ast.AST, target: ast.AST) -> tuple[ast.AST, ...]:
@@ -168,19 +175,22 @@ class LintEmitter(Emitter):
         self.sites: list[TagSite] = []
         self.lambdas: list[ast.Lambda] = []
         self._nested: dict[int, list[TagSite]] = {}  # enclosing field's offset -> its sites
+        self.by_field: dict[int, ast.Lambda] = {}  # a field's offset -> its lambda (not spec fields')
 
     def decoded(self, cooked: str, raw: str, at: Position) -> ast.expr:
         return located(ast.Constant(cooked), at)
 
     def interpolation(self, field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.expr:
-        items = self.fields_tuple(field, value, spec, at)
-        assert isinstance(items.elts[0], ast.Lambda)
-        self.lambdas.append(items.elts[0])
-        return items
+        func = located(ast.Lambda(_NO_ARGUMENTS, value), at)
+        self.lambdas.append(func)
+        self.by_field[field.span.start] = func
+        if isinstance(spec, ast.Constant):
+            return func
+        return located(ast.Tuple([func, spec], _LOAD), at)
 
     def call(self, emitted: TagCall) -> ast.expr:
         call = located(ast.Call(emitted.func, emitted.args, []), emitted.at)
-        site = TagSite(emitted.tag, call, emitted.path)
+        site = TagSite(emitted.tag, call, emitted.path, self.by_field)
         for field in emitted.tag.fields():
             for inner in self._nested.pop(field.span.start, ()):
                 inner.parent = site
