@@ -44,6 +44,8 @@ from tagstr_runtime.frontend import (
     mask_text,
 )
 
+from tagstr_flake8._collector import built_to_last
+
 __all__ = [
     "Interp", "LintEmitter", "TagFile", "TagSite", "analyse", "mask_text", "physical_lines",
     "walk_interpolation",
@@ -82,13 +84,14 @@ def analyse(lines: list[str], filename: str, standard_error: SyntaxError) -> Tag
     """
     text = "".join(lines)
     emitter = LintEmitter()
-    try:
-        desugaring = Desugaring(
-            text, filename, emitter=emitter, emit_warnings=False, standard_error=standard_error
-        )
-    except TagSyntaxError as exc:
-        raise for_flake8(exc) from None
-    return TagFile(desugaring, emitter, lines)
+    with built_to_last():
+        try:
+            desugaring = Desugaring(
+                text, filename, emitter=emitter, emit_warnings=False, standard_error=standard_error
+            )
+        except TagSyntaxError as exc:
+            raise for_flake8(exc) from None
+        return TagFile(desugaring, emitter, lines)
 
 
 def _flake8_column_shift() -> int:
