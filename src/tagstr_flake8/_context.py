@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import ast
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 from tagstr_runtime.frontend import SourceText
 
 from tagstr_flake8._analysis import TagFile
-
-if TYPE_CHECKING:  # _scopes imports libcst lazily; only the scope rules need it
-    from tagstr_flake8._scopes import ScopeIndex
+from tagstr_flake8._scopes import ScopeIndex, scope_index
 
 __all__ = ["FileContext"]
 
@@ -35,9 +32,7 @@ class FileContext:
 
     @cached_property
     def scopes(self) -> ScopeIndex | None:
-        """libcst's scope analysis of this file, or None if unavailable (or no tag string)."""
+        """Which binding each name refers to (``_scopes``), or None in a file without tag strings."""
         if self.tagfile is None:
             return None
-        from tagstr_flake8._scopes import scope_index
-
         return scope_index(self.tagfile)

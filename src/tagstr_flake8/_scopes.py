@@ -1,30 +1,44 @@
-"""Which binding a name in an interpolation refers to: libcst's scope analysis.
+"""Which binding a name in an interpolation refers to: Python's scope rules on the lint tree.
 
-libcst cannot parse tag strings, so it analyses the desugarer's *placeholder
-text* (``tagstr_runtime.frontend.placeholder_text``): the same source with
-each tag string written as a call whose arguments are the fields'
-expressions, untouched and at their original lines and byte columns.  There
-an interpolation's names are resolved as if it were evaluated eagerly, in
-place: exactly the binding the user had in mind.  The rules compare that
-binding with what the lazy closure will see (a class body it cannot see, a
-loop variable or a ``with`` target that will have changed by then).
+The scope rules (TAG005, TAG006, TAG009) compare the binding the user had in
+mind with what the lazy closure will see.  The binding the user had in mind
+is the one the name would have if the interpolation were evaluated eagerly,
+in place (as in the f-string twin of the file): so the lambdas the
+desugaring generated are *transparent* here, and an interpolation's names
+resolve in the scope around the tag string.  Every other scope follows
+CPython's rules: functions and lambdas, class bodies (invisible from the
+scopes nested in them), comprehensions (the first iterable evaluated
+outside, an assignment expression binding in the enclosing function),
+``global`` / ``nonlocal``, the annotation scopes of type parameters
+(3.12+), and every binding statement (assignments, ``for``/``with``/``except``
+targets, imports, ``def``/``class``, ``match`` captures, ``del``).
 
-It is the costliest analysis of the plugin, so it runs only on files with tag
-strings, only when an enabled rule has a syntactic candidate, and once.
+A function's name refers to every binding of it in the function (a loop
+sees the later ones on its next pass); the module and a class body run
+once, top to bottom, so there a read sees the bindings written before it
+(see ``ScopeIndex.bindings``).  It runs on the tree every other check
+already has, and lazily: only the scopes around the names asked about are
+looked at, each once (``_scope_tables``).  It replaces libcst's
+``ScopeProvider`` on the placeholder text, which cost several times all of
+flake8's other checks on a large module and knew less of CPython's rules
+(docs/decisions.md).
 """
 
 from __future__ import annotations
 
-import logging
-from typing import NamedTuple
-
-from tagstr_runtime.frontend import SourceText, placeholder_text, strict
+import ast
+from bisect import bisect_right
+from typing import Iterable, Iterator, NamedTuple
 
 from tagstr_flake8._analysis import TagFile
+from tagstr_flake8._scope_tables import (
+    ANNOTATION, CLASS, COMPREHENSION, COMPREHENSIONS, FUNCTION, FUNCTIONS, MODULE, TYPE_ALIAS, Bound,
+    Position, ScopeTable, Step, collect, paths_to_declarations, start, type_params,
+)
 
 __all__ = ["Binding", "ScopeIndex", "scope_index"]
 
-LOG = logging.getLogger(__name__)
+_STATEMENT_LISTS = frozenset(["body", "orelse", "finalbody", "handlers"])
 
 
 class Binding(NamedTuple):
@@ -37,62 +51,220 @@ class Binding(NamedTuple):
 
 
 class ScopeIndex:
-    def __init__(self, tagfile: TagFile) -> None:
-        import libcst as cst
-        from libcst.metadata import ClassScope, MetadataWrapper, PositionProvider, ScopeProvider
+    """Resolves names of one file's lint tree; each scope's table is built on first use."""
 
-        self._class_scope = ClassScope
-        text = placeholder_text(tagfile.source.text, tagfile.outermost)
-        self._text = SourceText(text)
-        wrapper = MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)
-        self._scopes = wrapper.resolve(ScopeProvider)
-        self._positions = wrapper.resolve(PositionProvider)
-        self._names = {
-            (pos.start.line, pos.start.column): node
-            for node, pos in self._positions.items()
-            if isinstance(node, cst.Name)
-        }
+    def __init__(self, tagfile: TagFile) -> None:
+        self._tree = tagfile.tree
+        self._source = tagfile.source
+        self._generated = tagfile.is_generated
+        self._tables: dict[tuple[int, str], ScopeTable] = {}
+        self._starts: dict[int, list[Position]] = {}  # statement list -> start positions
+        self._moved_to: dict[tuple[int, str], dict[str, list[Bound]]] | None = None
+
+    # the API of the rules ------------------------------------------------------------
 
     def bindings(self, line: int, col_byte: int) -> list[Binding]:
-        """The assignments the name read at (line, byte column) may refer to."""
-        node = self._names.get((line, self._text.col_char(line, col_byte)))
-        if node is None:
+        """The assignments the name read at (line, byte column) may refer to.
+
+        A function's local refers to each binding in the function (a loop
+        sees the later ones on its next pass).  A class body or the module
+        runs once, top to bottom, and looks each name up when it reads it:
+        there only the bindings written before the read count, and with none
+        (a class body reading a name it assigns further down) the name is
+        looked up outside, as the class body does at run time.
+        """
+        read = (line, col_byte)
+        path = self._path_to_name(read)
+        if path is None:
             return []
-        scope = self._scopes.get(node)
-        if scope is None:
+        name = path[-1]
+        assert isinstance(name, ast.Name)
+        chain = self._chain(path)
+        innermost = len(chain) - 1
+        found = self._resolve(name.id, chain, innermost)
+        if found is None:
             return []
-        found = []
-        for access in scope.accesses[node]:
-            for assignment in access.referents:
-                bound = getattr(assignment, "node", None)
-                pos = self._positions.get(bound) if bound is not None else None
-                if pos is None:
+        bound = self._bound(found, name.id)
+        if found == chain[innermost] and found.kind in (CLASS, MODULE):
+            earlier = [b for b in bound if b.visible <= read]
+            if not earlier and bound:
+                found = self._resolve(name.id, chain, innermost - 1)
+                if found is None:
+                    return []
+                earlier = self._bound(found, name.id)
+            bound = earlier
+        same = found == chain[innermost]
+        in_class = found.kind == CLASS
+        return [Binding(*b.at, in_class, same) for b in bound]
+
+    def _bound(self, step: Step, name: str) -> list[Bound]:
+        return [*self._scope(step).names.get(name, ()), *self._moved_into(step).get(name, ())]
+
+    # finding the name ----------------------------------------------------------------
+
+    def _path_to_name(self, target: Position) -> list[ast.AST] | None:
+        """The nodes from the module down to the ``Name`` read at ``target``."""
+        path: list[ast.AST] = []
+
+        def search(node: ast.AST) -> bool:
+            path.append(node)
+            if isinstance(node, ast.Name):
+                if (node.lineno, node.col_offset) == target and isinstance(node.ctx, ast.Load):
+                    return True
+            else:
+                for child in self._children_around(node, target):
+                    if search(child):
+                        return True
+            path.pop()
+            return False
+
+        return path if search(self._tree) else None
+
+    def _children_around(self, node: ast.AST, target: Position) -> Iterator[ast.AST]:
+        """The children of ``node`` whose text may hold ``target``."""
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                if field in _STATEMENT_LISTS and len(value) > 4:
+                    # statements are in source order: only the last one starting before
+                    # ``target`` can hold it
+                    index = bisect_right(self._statement_starts(value), target) - 1
+                    if index >= 0:
+                        yield from _if_around(value[index], target)
                     continue
-                found.append(
-                    Binding(
-                        pos.start.line,
-                        self._text.col_byte(pos.start.line, pos.start.column),
-                        isinstance(assignment.scope, self._class_scope),
-                        assignment.scope is scope,
-                    )
-                )
-        return found
+                for child in value:
+                    if isinstance(child, ast.AST):
+                        yield from _if_around(child, target)
+            elif isinstance(value, ast.AST):
+                yield from _if_around(value, target)
+
+    def _statement_starts(self, statements: list[ast.AST]) -> list[Position]:
+        starts = self._starts.get(id(statements))
+        if starts is None:
+            starts = self._starts[id(statements)] = [start(s) for s in statements]
+        return starts
+
+    # the scopes around it ------------------------------------------------------------
+
+    def _chain(self, path: list[ast.AST]) -> list[Step]:
+        """The scopes the last node of ``path`` is evaluated in, outermost first."""
+        chain = [Step(path[0], MODULE)]
+        for index in range(len(path) - 1):
+            node, child = path[index], path[index + 1]
+            after = path[index + 2] if index + 2 < len(path) else None
+            chain.extend(self._entered(node, child, after))
+        return chain
+
+    def _entered(self, node: ast.AST, child: ast.AST, after: ast.AST | None) -> list[Step]:
+        """The scopes one enters going from ``node`` to its ``child`` (``after``: the next node)."""
+        if isinstance(node, FUNCTIONS):
+            annotation = [Step(node, ANNOTATION)] if type_params(node) else []
+            if _in(child, node.body):
+                return [*annotation, Step(node, FUNCTION)]
+            if child is node.returns or _in(child, type_params(node)):
+                return annotation
+            if child is node.args and isinstance(after, ast.arg):  # an annotation
+                return annotation
+            return []  # decorators, defaults: evaluated where the def stands
+        if isinstance(node, ast.Lambda):
+            if child is node.body and not self._generated(node):
+                return [Step(node, FUNCTION)]
+            return []  # a generated lambda is transparent; defaults are evaluated outside
+        if isinstance(node, ast.ClassDef):
+            annotation = [Step(node, ANNOTATION)] if type_params(node) else []
+            if _in(child, node.body):
+                return [*annotation, Step(node, CLASS)]
+            if _in(child, node.bases) or _in(child, node.keywords) or _in(child, type_params(node)):
+                return annotation
+            return []  # decorators
+        if isinstance(node, COMPREHENSIONS):
+            first = node.generators[0]
+            if child is first and after is first.iter:  # the only part evaluated outside
+                return []
+            return [Step(node, COMPREHENSION)]
+        if TYPE_ALIAS and isinstance(node, TYPE_ALIAS):
+            return [] if child is getattr(node, "name", None) else [Step(node, ANNOTATION)]
+        return []
+
+    def _resolve(
+        self, name: str, chain: list[Step], first: int, *, nonlocal_only: bool = False
+    ) -> Step | None:
+        """The scope ``name`` refers to, looked up from ``chain[first]`` outwards (None: a builtin).
+
+        The name is read in ``chain[-1]``: every other class body is invisible,
+        except to an annotation scope right inside it (a generic method's).
+        ``nonlocal_only``: looked up as a ``nonlocal`` declaration does.
+        """
+        innermost = len(chain) - 1
+        for index in range(first, -1, -1):
+            step = chain[index]
+            if step.kind == CLASS and index != innermost:
+                if not (index == innermost - 1 and chain[innermost].kind == ANNOTATION):
+                    continue
+            if nonlocal_only and step.kind in (CLASS, MODULE):
+                continue
+            scope = self._scope(step)
+            if name in scope.declared_global:
+                return chain[0]
+            if name in scope.declared_nonlocal:
+                nonlocal_only = True
+                continue
+            if scope.binds(name):
+                return step
+        return None
+
+    def _scope(self, step: Step) -> ScopeTable:
+        key = (id(step.node), step.kind)
+        table = self._tables.get(key)
+        if table is None:
+            table = self._tables[key] = collect(step, self._source, self._generated)
+        return table
+
+    # global / nonlocal ---------------------------------------------------------------
+
+    def _moved_into(self, step: Step) -> dict[str, list[Bound]]:
+        """Bindings made elsewhere, in scopes that declare the name global or nonlocal."""
+        if self._moved_to is None:
+            self._moved_to = self._declarations()
+        return self._moved_to.get((id(step.node), step.kind), {})
+
+    def _declarations(self) -> dict[tuple[int, str], dict[str, list[Bound]]]:
+        moved: dict[tuple[int, str], dict[str, list[Bound]]] = {}
+        text = self._source.text
+        if "global" not in text and "nonlocal" not in text:
+            return moved
+        done: set[tuple[int, str]] = set()
+        for path in paths_to_declarations(self._tree):
+            chain = self._chain(path)
+            key = (id(chain[-1].node), chain[-1].kind)
+            if key in done:  # a second declaration in the same scope
+                continue
+            done.add(key)
+            declaring = self._scope(chain[-1])
+            for name, bound in declaring.moved.items():
+                if name in declaring.declared_global:
+                    target: Step | None = chain[0]
+                else:
+                    target = self._resolve(name, chain[:-1], len(chain) - 2, nonlocal_only=True)
+                if target is not None and target != chain[-1]:
+                    moved.setdefault((id(target.node), target.kind), {}).setdefault(name, []).extend(bound)
+        return moved
 
 
-def scope_index(tagfile: TagFile) -> ScopeIndex | None:
-    """The index, or ``None`` (the scope rules are skipped) where libcst cannot parse the file."""
-    try:
-        from libcst import ParserSyntaxError
-    except ImportError:  # libcst is an extra of flake8 support: no scope rules without it
-        LOG.debug("tagstr_flake8: libcst missing, no scope analysis")
-        return None
-    try:
-        return ScopeIndex(tagfile)
-    except ParserSyntaxError:  # syntax newer than this libcst: expected, not a bug of ours
-        LOG.debug("tagstr_flake8: libcst cannot parse this file", exc_info=True)
-        return None
-    except Exception:
-        if strict():
-            raise
-        LOG.debug("tagstr_flake8: libcst scope analysis failed", exc_info=True)
-        return None
+def _if_around(node: ast.AST, target: Position) -> Iterable[ast.AST]:
+    """``node`` if its text may hold ``target`` (nodes without a position always may)."""
+    if "lineno" not in node._attributes:  # arguments, comprehension, withitem, match_case...
+        return (node,)
+    end = (node.end_lineno, node.end_col_offset)  # type: ignore[attr-defined]
+    if start(node) <= target and (end[0] is None or target < end):
+        return (node,)
+    return ()
+
+
+def _in(node: ast.AST, nodes: Iterable[ast.AST]) -> bool:
+    return any(item is node for item in nodes)
+
+
+def scope_index(tagfile: TagFile) -> ScopeIndex:
+    """The file's index; nothing is resolved before a rule asks."""
+    return ScopeIndex(tagfile)

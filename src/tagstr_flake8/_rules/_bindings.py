@@ -5,7 +5,7 @@ made *in scope* (a parameter of an unrelated function does not count), and
 TAG010 whether an interpolation reads a function's own locals (not shared
 with other threads) or shared state.  Both need only the names each enclosing
 scope binds, which one walk of that scope's own statements gives: cheap
-enough for rules that are on by default, unlike libcst's full analysis.
+enough for rules that are on by default.
 """
 
 from __future__ import annotations

@@ -70,8 +70,8 @@ def reads_of_targets(
     message: type[TagMessage],
     targets_of: Callable[[TagFile, TagSite], list[ast.AST]],
 ) -> Iterator[TagMessage]:
-    """Report ``message`` at each name an interpolation reads that libcst's scope
-    analysis resolves to a binding made by one of ``targets_of(site)``."""
+    """Report ``message`` at each name an interpolation reads that the scope
+    analysis (``ctx.scopes``) resolves to a binding made by one of ``targets_of(site)``."""
     tagfile = ctx.tagfile
     assert tagfile is not None
     candidates: list[tuple[ast.Name, set[tuple[int, int]]]] = []

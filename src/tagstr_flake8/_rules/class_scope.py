@@ -3,8 +3,8 @@
 An interpolation is a lambda, and no function defined in a class body sees
 the class's names (SPEC 3): ``table = "users"; q = sql"FROM {table}"`` in a
 class body reads a *global* ``table`` (or raises ``NameError``) when the tag
-calls ``getvalue``.  Resolved with libcst's scope analysis: the name must
-refer to a binding of that very class body.
+calls ``getvalue``.  Resolved with the file's scope analysis (``ctx.scopes``):
+the name must refer to a binding of that very class body.
 """
 
 from __future__ import annotations

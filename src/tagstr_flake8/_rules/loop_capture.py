@@ -5,8 +5,8 @@ after the loop has moved on reads the variable's *current* value, as every
 lambda does (bugbear's B023, which this rule replaces on tag strings).  Most
 tags read every value at once, which is why the rule is off by default.
 Loops are ``for`` statements (the tag string in their body) and
-comprehensions in the same scope; libcst's scope analysis confirms that the
-name refers to the loop's own target.
+comprehensions in the same scope; the file's scope analysis (``ctx.scopes``)
+confirms that the name refers to the loop's own target.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """TAG009 (off by default): an interpolation reading the target of an enclosing ``with``.
 
 ``with open(p) as f: msg = log"{f.read()}"``: a tag that calls ``getvalue``
-after the block has exited finds ``f`` closed.  libcst's scope analysis
-confirms that the name refers to the ``with`` statement's own target.
+after the block has exited finds ``f`` closed.  The file's scope analysis
+(``ctx.scopes``) confirms that the name refers to the ``with`` statement's own target.
 """
 
 from __future__ import annotations
