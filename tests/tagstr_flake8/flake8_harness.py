@@ -97,3 +97,13 @@ def options(path: Path) -> list[str]:
     first = path.read_text(encoding="utf-8").split("\n", 1)[0]
     match = _OPTIONS.match(first)
     return match.group(1).split() if match else []
+
+
+def runs_here(path: Path) -> bool:
+    """Whether an example file is for this Python: a ``_lt314`` suffix means before 3.14
+    (there ``t"..."`` is a t-string), ``_ge312`` from 3.12 on (newer syntax)."""
+    if path.stem.endswith("_lt314"):
+        return sys.version_info < (3, 14)
+    if path.stem.endswith("_ge312"):
+        return sys.version_info >= (3, 12)
+    return True

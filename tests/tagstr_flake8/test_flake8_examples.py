@@ -4,8 +4,9 @@ Each ``examples/*.py`` carries its expected diagnostics as trailing
 ``# CODE:col`` comments (every plugin's codes: F, E, W, B, C and TAG); no
 comment, no diagnostic, so anything spurious fails.  A first line
 ``# OPTIONS: ...`` gives the file its own flake8 options; a ``_lt314`` suffix
-skips the file on Python 3.14+ (there ``t"..."`` is a t-string).  Files are
-batched: one flake8 process per distinct set of options.
+skips the file on Python 3.14+ (there ``t"..."`` is a t-string), a ``_ge312``
+suffix before 3.12 (newer syntax).  Files are batched: one flake8 process per
+distinct set of options.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import pytest
 
 from tagstr_flake8 import OFF_BY_DEFAULT
 
-from flake8_harness import EXAMPLES, Hit, expectations, flake8, options
+from flake8_harness import EXAMPLES, Hit, expectations, flake8, options, runs_here
 
 pytestmark = pytest.mark.subprocess
 
@@ -30,9 +31,7 @@ except ImportError:  # pragma: no cover
 else:
     HAVE_BUGBEAR = True
 
-FILES = sorted(
-    p for p in EXAMPLES.glob("*.py") if not (p.stem.endswith("_lt314") and sys.version_info >= (3, 14))
-)
+FILES = sorted(p for p in EXAMPLES.glob("*.py") if runs_here(p))
 
 
 def by_file(hits: list[Hit]) -> dict[str, set[tuple[int, int, str]]]:
@@ -133,3 +132,26 @@ def test_select_ignore_per_file_ignores() -> None:
     assert {code for *_, code in got["tag005.py"]} == {"F821"}
     assert {code for *_, code in got["tag006.py"]} == {"TAG006"}
     assert {code for *_, code in got["basics.py"]} == {"F821"}
+
+
+_WITHOUT_LIBCST = (
+    "import sys\n"
+    "class NoLibcst:\n"
+    "    def find_spec(self, name, path=None, target=None):\n"
+    "        if name.partition('.')[0] == 'libcst':\n"
+    "            raise ImportError('libcst is not installed')\n"
+    "sys.meta_path.insert(0, NoLibcst())\n"
+    "from flake8.main.cli import main\n"
+    "main(sys.argv[1:])\n"
+)
+
+
+def test_scope_rules_without_libcst() -> None:
+    """TAG005, TAG006 and TAG009 resolve names on the lint tree: no libcst needed."""
+    names = ["tag005.py", "tag006.py", "tag009.py", "scopes.py"]
+    run = flake8(
+        ["--extend-select=TAG005,TAG006,TAG009", *names], cwd=EXAMPLES, python=[sys.executable, "-c", _WITHOUT_LIBCST]
+    )
+    codes = {"TAG005", "TAG006", "TAG009"}
+    got = {name: {hit for hit in hits if hit[2] in codes} for name, hits in by_file(run.hits).items()}
+    assert got == {name: {w for w in expected(EXAMPLES / name) if w[2] in codes} for name in names}

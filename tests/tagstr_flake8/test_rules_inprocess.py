@@ -21,7 +21,7 @@ from tagstr_flake8 import CODES, MESSAGES, OFF_BY_DEFAULT, TagMessage, check_sou
 from tagstr_flake8._messages import BuiltinTag, UnderLock
 from tagstr_flake8._rules import RULES
 
-from flake8_harness import EXAMPLES, expectations, options
+from flake8_harness import EXAMPLES, expectations, options, runs_here
 
 PY314 = sys.version_info >= (3, 14)
 ALL = ("TAG",)
@@ -309,9 +309,7 @@ def test_every_code_has_cases_that_fire() -> None:
     assert fired == set(CODES) - ({"TAG001"} if PY314 else set())
 
 
-EXAMPLE_FILES = sorted(
-    p for p in EXAMPLES.glob("*.py") if not (p.stem.endswith("_lt314") and PY314)
-)
+EXAMPLE_FILES = sorted(p for p in EXAMPLES.glob("*.py") if runs_here(p))
 
 
 @pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.stem)
