@@ -12,7 +12,9 @@ into the oldest generation without walking any (both documented): where
 those collections would have put them, at no cost.  Garbage cycles among
 the young objects of the moment are then freed by the next full collection
 instead of a young one.  Skipped where something else froze objects (the
-``unfreeze`` would release them too) or turned the collector off.
+``unfreeze`` would release them too; CPython 3.12 itself freezes a few
+hundred tuples of its builtin types at start-up, so there it is off) or
+turned the collector off.
 """
 
 from __future__ import annotations
