@@ -103,22 +103,24 @@ class ScopeIndex:
     # finding the name ----------------------------------------------------------------
 
     def _path_to_name(self, target: Position) -> list[ast.AST] | None:
-        """The nodes from the module down to the ``Name`` read at ``target``."""
-        path: list[ast.AST] = []
+        """The nodes from the module down to the ``Name`` read at ``target``.
 
-        def search(node: ast.AST) -> bool:
+        Depth first with a stack of its own: an expression may nest deeper
+        than Python's recursion limit allows a recursive walk.
+        """
+        path: list[ast.AST] = []
+        todo: list[tuple[ast.AST, int]] = [(self._tree, 0)]
+        while todo:
+            node, depth = todo.pop()
+            del path[depth:]
             path.append(node)
             if isinstance(node, ast.Name):
                 if (node.lineno, node.col_offset) == target and isinstance(node.ctx, ast.Load):
-                    return True
-            else:
-                for child in self._children_around(node, target):
-                    if search(child):
-                        return True
-            path.pop()
-            return False
-
-        return path if search(self._tree) else None
+                    return path
+                continue
+            children = list(self._children_around(node, target))
+            todo.extend((child, depth + 1) for child in reversed(children))
+        return None
 
     def _children_around(self, node: ast.AST, target: Position) -> Iterator[ast.AST]:
         """The children of ``node`` whose text may hold ``target``."""
