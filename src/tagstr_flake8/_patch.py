@@ -197,6 +197,12 @@ def _make_run_ast_checks(original: Callable[[Any], Any]) -> Callable[[Any], Any]
         finally:
             del self.run_check
             del self.report
+            tagfile = tagfile_of(self.processor)
+            if tagfile is not None:
+                # the AST checks are done with it: a plugin that keeps the tree (bugbear
+                # caches its last 128 checkers, each holding one) does not keep the
+                # model, the texts and the sites of every file as well
+                tagfile.tree.__dict__.pop(TAGFILE_ATTRIBUTE, None)
 
     return run_ast_checks
 
