@@ -1,7 +1,7 @@
-"""What the plugin builds for a large file with tag strings goes straight to the collector's oldest generation.
+"""What the plugin builds for a file with tag strings: in which generation of the collector, and for how long.
 
-In-process: where an object sits in the cyclic collector is no output of
-flake8's.  Why it matters is in ``tagstr_flake8._collector``.
+In-process: where an object sits in the cyclic collector, and what stays
+alive, is no output of flake8's.  Why it matters is in ``tagstr_flake8._collector``.
 """
 
 from __future__ import annotations
@@ -9,6 +9,9 @@ from __future__ import annotations
 import ast
 import gc
 import weakref
+from pathlib import Path
+
+import pytest
 
 from tagstr_flake8._analysis import TagFile, analyse
 
@@ -66,3 +69,16 @@ def test_the_trees_of_large_files_done_with_are_collected() -> None:
         del tagfile
     analysed()
     assert sum(ref() is not None for ref in done) <= 1
+
+
+def test_nothing_of_ours_outlives_the_files_flake8_is_done_with(tmp_path: Path) -> None:
+    """A plugin may keep the trees (bugbear caches its last 128 checkers): not our model with them."""
+    from flake8.main.cli import main
+
+    pytest.importorskip("bugbear")
+    for index in range(3):  # B006: bugbear's cache of its checkers fills when it reports
+        (tmp_path / f"m{index}.py").write_text(SMALL + "def mutable(x=[]):\n    return x\n", encoding="utf-8")
+    main(["--isolated", "--jobs=1", f"--output-file={tmp_path / 'out.txt'}", str(tmp_path)])
+    assert "B006" in (tmp_path / "out.txt").read_text(encoding="utf-8")
+    gc.collect()
+    assert not [obj for obj in gc.get_objects() if isinstance(obj, TagFile)]
