@@ -96,7 +96,14 @@ def test_debug_text_drops_comment_inside_expression() -> None:
     [
         pytest.param('tg"{' * 200 + "x" + '}"' * 200, id="tag-strings"),
         pytest.param('tg"{' + 'f"{' * 200 + "x" + '}"' * 200 + '}"', id="f-strings-in-tag"),
-        pytest.param('f"{' * 200 + 'tg"x"' + '}"' * 200, id="tag-in-f-strings"),
+        pytest.param('f"{' * 200 + 'tg"x"' + '}"' * 200, id="tag-in-f-strings", marks=pytest.mark.xfail(
+            # a broken plain f-string is CPython's to report (SPEC 1.8), and that
+            # build's parser overflows its stack on 200 nested f-strings
+            sys.platform == "emscripten" and sys.version_info[:2] == (3, 15)
+            and sys.version_info.releaselevel != "final",
+            reason="CPython 3.15.0rc1 under WebAssembly: the builtin raises MemoryError (parser stack)",
+            raises=MemoryError, strict=True,
+        )),
     ],
 )
 def test_deep_nesting_is_a_syntax_error_not_recursion_error(src: str) -> None:
