@@ -141,7 +141,7 @@ HEALTHY_SETUP_CFG = """\
 """
 
 
-@pytest.mark.skipif(not installed("mypy", "flake8", "libcst", "pytest"),
+@pytest.mark.skipif(not installed("mypy", "flake8", "pytest"),
                     reason="the healthy environment has mypy, flake8 and pytest")
 @pytest.mark.subprocess
 def test_healthy_environment(place: Place) -> None:
@@ -461,7 +461,7 @@ def test_coverage_configuration_order(inside: Place, monkeypatch: pytest.MonkeyP
 # -- flake8 ---------------------------------------------------------------------------
 
 
-needs_flake8 = pytest.mark.skipif(not installed("flake8", "libcst"), reason="needs flake8 with libcst")
+needs_flake8 = pytest.mark.skipif(not installed("flake8"), reason="needs flake8")
 
 
 @needs_flake8
@@ -654,7 +654,6 @@ def test_supported_versions_are_those_of_pyproject() -> None:
 
     assert f"mypy{spec(_checkers.MYPY_RANGE)}" in extras["mypy"]
     assert f"flake8{spec(_checkers.FLAKE8_RANGE)}" in extras["flake8"]
-    assert f"libcst>={'.'.join(map(str, _checkers.LIBCST_FLOOR))}" in extras["flake8"]
     assert f"coverage>={'.'.join(map(str, _integrations.COVERAGE_FLOOR))}" in extras["coverage"]
     low, high = _environment.SUPPORTED_PYTHON
     assert pyproject["project"]["requires-python"] == f">={low[0]}.{low[1]}"
