@@ -352,6 +352,41 @@ class TagFile:
                         found.add((name.lineno, name.col_offset))
         return frozenset(found)
 
+    @cached_property
+    def handler_closure_reads(self) -> tuple[frozenset[tuple[int, int]], frozenset[tuple[int, int]]]:
+        """Where pyflakes blames our closures for the name of an ``except ... as``.
+
+        pyflakes checks a lambda's body after the handler has deleted its
+        name, so ``except E as err: html"{err}"`` gets F821 at ``err`` and
+        F841 at the clause, where the f-string twin reads ``err`` in place
+        and gets neither.  Returns (the reads, the clauses' positions), for
+        reads outside any function the user wrote (a user's lambda gets
+        pyflakes' reports as in the twin).  TAG013 reports the real hazard,
+        for the tags that read later.
+        """
+        reads, clauses = set(), set()
+        for site in self._sites:
+            for interp in site.interpolations():
+                for name in _names_outside_user_functions(self, interp.func):
+                    handler = _handler_binding(self, site, name.id)
+                    if handler is not None:
+                        reads.add((name.lineno, name.col_offset))
+                        clauses.add((handler.lineno, handler.col_offset))
+        return frozenset(reads), frozenset(clauses)
+
+
+def _handler_binding(tagfile: TagFile, site: TagSite, name: str) -> ast.ExceptHandler | None:
+    """Walking out of the tag string, the ``except ... as name`` whose body holds it, unless a
+    function the user wrote comes first."""
+    path = (*site.chain, site.call)
+    for index in range(len(site.chain) - 1, -1, -1):
+        node, child = path[index], path[index + 1]
+        if isinstance(node, _USER_FUNCTIONS) and not tagfile.is_generated(node):
+            return None
+        if isinstance(node, ast.ExceptHandler) and node.name == name and any(s is child for s in node.body):
+            return node
+    return None
+
 
 _USER_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
