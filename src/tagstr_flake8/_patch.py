@@ -39,6 +39,7 @@ from flake8 import processor as _processor
 from tagstr_runtime.frontend import strict, wrap_once
 
 from tagstr_flake8._analysis import TagFile, analyse
+from tagstr_flake8._closure_reports import closure_only_reads, handler_closure_reads
 from tagstr_flake8._plugin_run import run_plugin
 
 __all__ = ["CLOSURE_CODES", "TAGFILE_ATTRIBUTE", "install", "tagfile_of"]
@@ -218,9 +219,9 @@ def _on_generated_code(tagfile: TagFile, code: str, line: int, column: int) -> b
     if (line, column) in tagfile.generated_positions:
         return True
     if code in CLOSURE_CODES:
-        return (line, column) in tagfile.closure_only_reads
+        return (line, column) in closure_only_reads(tagfile)
     if code in HANDLER_CODES:
-        reads, clauses = tagfile.handler_closure_reads
+        reads, clauses = handler_closure_reads(tagfile)
         return (line, column) in (reads if code == "F821" else clauses)
     return False
 
