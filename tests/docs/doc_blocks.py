@@ -23,9 +23,13 @@ asks for a decision.  The markers:
 ``<!-- file: NAME [(label)] -->``
     a file of the page's project (a configuration the recipes describe):
     parsed, and written where the page's commands and checks run.
-``<!-- run: repo|page [exit N] -->``
+``<!-- run: repo|page [exit N,M...] -->``
     a ``sh``/``console`` block whose commands are run (in the repository or
-    the page's project); a ``console`` block's output, where shown, compared.
+    the page's project), exiting with status N, M... (0 by default); a
+    ``console`` block's output, where shown, compared.
+``<!-- doctest: NAME -->``
+    a doctest, saved as NAME and run as the docs say to run one without pytest
+    (``python -m tagstr_runtime -m doctest NAME``).
 ``<!-- fails: Exc -->``
     a ``python`` block meant to raise ``Exc``.
 ``<!-- invisible-checked: NAME ... -->``, ``<!-- invisible-file: NAME ... -->``
@@ -45,7 +49,7 @@ from sybil.parsers.markdown.lexers import DirectiveInHTMLCommentLexer, RawFenced
 
 _INFO = re.compile(r"(?P<language>[^\n]*)$\n", re.MULTILINE)
 _MARKER = re.compile(r"<!--\s*(?P<kind>[a-z0-9 ]+?):\s*(?P<args>.*?)\s*-->\s*\Z")
-KINDS = ("checked", "mypy output", "flake8", "file", "run", "fails")
+KINDS = ("checked", "mypy output", "flake8", "file", "run", "fails", "doctest")
 
 
 @dataclass(frozen=True)

@@ -127,7 +127,8 @@ def _from_checkout() -> Iterator[None]:
 def run_python(example: Example) -> None:
     """Run the block in the page's namespace; a ``print(...)  # TEXT`` line must print TEXT."""
     block: Block = example.parsed
-    code = tagstr_runtime.compile("\n" * (block.first_line - 1) + block.source, example.path, "exec")
+    source = "\n" * (block.first_line - 1) + block.source
+    code = tagstr_runtime.compile(source, example.path, "exec", dont_inherit=True)  # not this module's futures
     out = io.StringIO()
     expected_error = block.name if block.kind == "fails" else None
     with _from_checkout(), contextlib.redirect_stdout(out):
@@ -235,7 +236,7 @@ def _yaml(text: str) -> object:
 
 
 def _python(text: str) -> object:
-    return tagstr_runtime.compile(text, "<doc>", "exec")
+    return tagstr_runtime.compile(text, "<doc>", "exec", dont_inherit=True)
 
 
 PARSERS: dict[str, Callable[[str], object]] = {
@@ -268,20 +269,32 @@ def _commands(block: Block) -> list[tuple[str, list[str] | None]]:
 
 
 def run_shell(example: Example) -> None:
-    """Each command exits as the marker says (0 by default) and prints what is shown, if anything."""
+    """Each command exits as the marker says (``exit 1,0``: one status per command; 0 by default)
+    and prints what is shown, if anything."""
     block: Block = example.parsed
     cwd = REPO if block.name == "repo" else PAGES[example.path].work
-    status = int(block.option("exit") or 0)
+    commands = _commands(block)
+    statuses = [int(status) for status in (block.option("exit") or "0").split(",")]
+    statuses += statuses[-1:] * (len(commands) - len(statuses))
     env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])}
     env.pop("MYPYPATH", None)
     shell = shutil.which("sh")
     assert shell is not None, "the documented commands are for a POSIX shell"
-    for command, shown in _commands(block):
+    for (command, shown), status in zip(commands, statuses):
         proc = subprocess.run([shell, "-c", command], cwd=cwd, env=env, capture_output=True, text=True,
                               timeout=TIMEOUT)
         assert proc.returncode == status, (command, proc.stdout, proc.stderr)
         if shown is not None:
             assert proc.stdout.splitlines() == shown, command
+
+
+def run_doctest(example: Example) -> None:
+    """The doctest passes as the page says to run one: ``python -m tagstr_runtime -m doctest FILE``."""
+    block: Block = example.parsed
+    work = PAGES[example.path].work
+    (work / block.name).write_text(block.source, encoding="utf-8")
+    proc = tool("tagstr_runtime", "-m", "doctest", block.name, cwd=work)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
 # -- dispatch ----------------------------------------------------------------------------------
@@ -306,6 +319,8 @@ def evaluate(example: Example) -> None:
         parse_config(example)
     elif block.kind == "run":
         run_shell(example)
+    elif block.kind == "doctest":
+        run_doctest(example)
     elif block.kind == "fails" or (block.kind == "" and block.language == "python"):
         run_python(example)
     elif block.kind == "" and block.language in PARSERS:
