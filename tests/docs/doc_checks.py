@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
 from sybil import Example
 
 import tagstr_runtime
@@ -230,7 +231,7 @@ def _ini(text: str) -> object:
 
 
 def _yaml(text: str) -> object:
-    import yaml  # pre-commit's dependency (the editors group); not needed for the rest
+    yaml = pytest.importorskip("yaml", reason="PyYAML (pre-commit's, in the editors group) reads the YAML blocks")
 
     return yaml.safe_load(text)
 
@@ -242,12 +243,12 @@ def _python(text: str) -> object:
 PARSERS: dict[str, Callable[[str], object]] = {
     "ini": _ini, "toml": tomllib.loads, "yaml": _yaml, "json": json.loads, "jsonc": _jsonc, "python": _python,
 }
+_BY_SUFFIX = {".py": "python", ".toml": "toml", ".yaml": "yaml", ".json": "json"}
 
 
 def parse_config(example: Example) -> None:
     block: Block = example.parsed
-    language = block.language or {".py": "python", ".cfg": "ini", ".ini": "ini", ".toml": "toml",
-                                   ".yaml": "yaml", ".json": "json"}.get(Path(block.name).suffix, "ini")
+    language = block.language or _BY_SUFFIX.get(Path(block.name).suffix, "ini")  # .flake8, .coveragerc: ini
     assert PARSERS[language](block.source) is not None
 
 

@@ -80,4 +80,4 @@ def test_the_pep_draft_section_is_checked() -> None:
     """The draft's example and its three corrections are mypy's input, with its output shown for the draft."""
     blocks = [example.parsed for example in DOCUMENTS["docs/mypy.md"] if isinstance(example.parsed, Block)]
     assert {"draft.py", "imported.py", "corrected.py", "widened.py"} <= {b.name for b in blocks if b.kind == "checked"}
-    assert {b.name for b in blocks if b.kind == "mypy output"} == {"rejected.py", "draft.py"}
+    assert {"rejected.py", "draft.py"} <= {b.name for b in blocks if b.kind == "mypy output"}
