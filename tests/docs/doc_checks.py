@@ -77,6 +77,10 @@ class Page:
             for version, names in by_version.items():
                 proc = tool("mypy", *MYPY_ARGS, "--python-version", version, *names, cwd=folder)
                 assert "Traceback" not in proc.stderr and proc.returncode in (0, 1), proc.stderr
+                if _native_parser_by_default() and version < "3.14":  # the stdlib's reads no t-string before 3.14
+                    other = tool("mypy", *MYPY_ARGS, "--no-native-parser", "--python-version", version, *names,
+                                 cwd=folder)
+                    assert other.stdout == proc.stdout, "mypy's two parsers disagree on the docs' snippets"
                 for line in proc.stdout.splitlines(keepends=True):
                     self._mypy[line.split(":", 1)[0]].append(line)
         return self._mypy
@@ -101,6 +105,13 @@ class Page:
 
 #: the page of each document Sybil parsed, by its path (set up by the test module)
 PAGES: dict[str, Page] = {}
+
+
+def _native_parser_by_default() -> bool:
+    """mypy 2.x parses natively by default; then the docs' snippets are checked with its other parser too."""
+    from mypy.options import Options
+
+    return bool(getattr(Options(), "native_parser", False))
 
 
 def tool(module: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
