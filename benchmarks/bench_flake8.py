@@ -11,7 +11,7 @@
     ``tag(Decoded(...), Interpolation(lambda: e, 'e', None, None), ...)``),
     both generated from one seed.  Target: at most 15% slower.
 (c) one ~9,000-line module of typical html/sql tag strings
-    (``flake8_module.py``) vs its f-string twin (each ``tag"..."`` written
+    (``typical_module.py``) vs its f-string twin (each ``tag"..."`` written
     ``tag(f"...")``: what users would otherwise write), with flake8's default
     selection and with every TAG rule on as well (``--extend-select=TAG``:
     the default selection plus the off-by-default TAG codes).  Time and peak
@@ -44,7 +44,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from flake8_module import write_module_pair
+from typical_module import write_module_pair
 
 TARGETS = {"a_ratio": 1.03, "b_ratio": 1.15, "c_ratio": 1.2, "c_all_ratio": 1.5, "c_all_memory_ratio": 1.5}
 

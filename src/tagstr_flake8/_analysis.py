@@ -332,53 +332,6 @@ class TagFile:
         """A lambda made for an interpolation (not one the user wrote)."""
         return isinstance(node, ast.Lambda) and id(node) in self._generated_lambdas
 
-    @cached_property
-    def closure_only_reads(self) -> frozenset[tuple[int, int]]:
-        """(line, byte column) of the names whose late binding only our closures make.
-
-        An interpolation's lambda makes every name it reads late-bound, and
-        bugbear's B023 says so at the user's name.  The f-string twin of the
-        file has that hazard only where a function the *user* wrote lies
-        between the name and the loop that binds it (``lambda: lazy"{x}"``,
-        a ``def`` in the loop, a lambda inside the field): there B023 is the
-        user's and stays.  Elsewhere it is about our closure: TAG006 reports
-        it in tag-string terms.
-        """
-        found = set()
-        for site in self._sites:
-            for interp in site.interpolations():
-                for name in _names_outside_user_functions(self, interp.func):
-                    if not _user_function_before_loop(self, site, name.id):
-                        found.add((name.lineno, name.col_offset))
-        return frozenset(found)
-
-
-_USER_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
-_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
-
-
-def _binds(target: ast.AST, name: str) -> bool:
-    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(target))
-
-
-def _user_function_before_loop(tagfile: TagFile, site: TagSite, name: str) -> bool:
-    """Walking out of the tag string, a user's function comes before the loop binding ``name``."""
-    for node in reversed(site.chain):
-        if isinstance(node, _USER_FUNCTIONS) and not tagfile.is_generated(node):
-            return True
-        if isinstance(node, (ast.For, ast.AsyncFor)) and _binds(node.target, name):
-            return False
-        if isinstance(node, _COMPREHENSIONS) and any(_binds(g.target, name) for g in node.generators):
-            return False
-    return False
-
-
-def _names_outside_user_functions(tagfile: TagFile, func: ast.Lambda) -> Iterator[ast.Name]:
-    """The names of an interpolation's expression that no lambda of the user's encloses."""
-    for node in walk_interpolation(tagfile, func, into=lambda n: not isinstance(n, ast.Lambda)):
-        if isinstance(node, ast.Name):
-            yield node
-
 
 def walk_interpolation(
     tagfile: TagFile, func: ast.Lambda, into: Callable[[ast.AST], bool] = lambda node: True

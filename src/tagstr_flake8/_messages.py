@@ -17,8 +17,8 @@ from typing import ClassVar, Final, Mapping
 
 __all__ = [
     "ArgumentlessSuper", "AssignmentExpression", "BACKSLASH_N_FIX", "BuiltinTag", "CODES",
-    "ClassVariable", "HOOK_CODES", "KeywordString", "LoopCapture", "MESSAGES", "NAMED_ESCAPE_FIX",
-    "NamedEscape", "OFF_BY_DEFAULT", "PYTHON_TWO", "PluginFailure", "PrefixBinding", "PythonTwo",
+    "ClassVariable", "ExceptTarget", "HOOK_CODES", "KeywordString", "LoopCapture", "MESSAGES",
+    "NAMED_ESCAPE_FIX", "NamedEscape", "OFF_BY_DEFAULT", "PYTHON_TWO", "PluginFailure", "PrefixBinding", "PythonTwo",
     "TagMessage", "TemplatePrefix", "UnderLock", "WithTarget",
 ]
 
@@ -165,6 +165,15 @@ NAMED_ESCAPE_FIX: Final = "write '\\N{{{{{name}}}}}' for the character"
 BACKSLASH_N_FIX: Final = "write '\\\\N' for a backslash and N before it"
 
 
+class ExceptTarget(TagMessage):
+    code = "TAG013"
+    template = (
+        "interpolation reads {name!r}, the name of the enclosing 'except ... as', which Python "
+        "deletes when the clause ends: a tag that reads it later gets NameError; bind it to "
+        "another name first"
+    )
+
+
 class PluginFailure(TagMessage):
     """Not a rule's: the hooks report it when another plugin raises on a file with tag strings."""
 
@@ -181,7 +190,7 @@ CODES: Final[Mapping[str, type[TagMessage]]] = {
     for cls in (
         TemplatePrefix, NamedEscape, PrefixBinding, BuiltinTag, ClassVariable,
         LoopCapture, AssignmentExpression, KeywordString, WithTarget, UnderLock,
-        ArgumentlessSuper, PythonTwo,
+        ArgumentlessSuper, PythonTwo, ExceptTarget,
     )
 }
 
@@ -196,5 +205,5 @@ HOOK_CODES: Final[Mapping[str, type[TagMessage]]] = {PluginFailure.code: PluginF
 # getvalue() later; most tags (html, sql...) read every value at once, so by
 # default they would report nearly every tag string written in a loop.
 OFF_BY_DEFAULT: Final[tuple[str, ...]] = tuple(
-    cls.code for cls in (LoopCapture, KeywordString, WithTarget, UnderLock)
+    cls.code for cls in (LoopCapture, KeywordString, WithTarget, UnderLock, ExceptTarget)
 )

@@ -39,6 +39,7 @@ from flake8 import processor as _processor
 from tagstr_runtime.frontend import strict, wrap_once
 
 from tagstr_flake8._analysis import TagFile, analyse
+from tagstr_flake8._closure_reports import closure_only_reads, handler_closure_reads
 from tagstr_flake8._plugin_run import run_plugin
 
 __all__ = ["CLOSURE_CODES", "TAGFILE_ATTRIBUTE", "install", "tagfile_of"]
@@ -50,6 +51,10 @@ TAGFILE_ATTRIBUTE = "_tagstr_file"  # on the FileProcessor and on the tree it bu
 # does not bind loop variable".  Where the closure is an interpolation's, the
 # TAG rule for that hazard (TAG006) reports it in tag-string terms instead.
 CLOSURE_CODES = frozenset(["B023"])
+# pyflakes' "undefined name" and "assigned to but never used" for the name of an
+# ``except ... as`` read by an interpolation: our closure reads it after the
+# handler deleted it, where the f-string twin reads it in place (TAG013 instead).
+HANDLER_CODES = frozenset(["F821", "F841"])
 
 
 def tagfile_of(obj: object) -> TagFile | None:
@@ -213,7 +218,12 @@ def _on_generated_code(tagfile: TagFile, code: str, line: int, column: int) -> b
         return False
     if (line, column) in tagfile.generated_positions:
         return True
-    return code in CLOSURE_CODES and (line, column) in tagfile.closure_only_reads
+    if code in CLOSURE_CODES:
+        return (line, column) in closure_only_reads(tagfile)
+    if code in HANDLER_CODES:
+        reads, clauses = handler_closure_reads(tagfile)
+        return (line, column) in (reads if code == "F821" else clauses)
+    return False
 
 
 _TOOL = "tagstr_flake8"

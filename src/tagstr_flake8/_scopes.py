@@ -97,6 +97,17 @@ class ScopeIndex:
         in_class = found.kind == CLASS
         return [Binding(*b.at, in_class, same) for b in bound]
 
+    def is_bound(self, name: ast.Name) -> bool:
+        """Whether the name read by ``name`` refers to a binding of this file
+        (False: the builtin, or nothing), looked up as ``bindings`` does."""
+        return bool(self.bindings(name.lineno, name.col_offset))
+
+    def function_locals(self, function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> frozenset[str]:
+        """The names ``function`` makes its own locals: its parameters and what its
+        body binds, not the names it declares ``global`` or ``nonlocal``."""
+        table = self._scope(Step(function, FUNCTION))
+        return frozenset(table.names) | frozenset(table.local)
+
     def _bound(self, step: Step, name: str) -> list[Bound]:
         return [*self._scope(step).names.get(name, ()), *self._moved_into(step).get(name, ())]
 

@@ -152,7 +152,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             with open(path, "wb") as file:
                 file.write(new)
     if unverified:
-        print("error: cannot verify the output: install libcst or run on Python 3.14", file=sys.stderr)
+        print("error: cannot verify the output: install libcst (the migrate extra) or run on Python 3.14",
+              file=sys.stderr)
         return 2
     verb = "would migrate" if args.check or args.diff else "migrated"
     print(f"{verb} {migrated} tag string(s) in {changed} file(s); {kept} reason(s) to keep tag strings reported",

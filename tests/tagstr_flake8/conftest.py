@@ -13,7 +13,6 @@ import pytest
 # a submodule: tests/ is on sys.path (tests/conftest.py), where this folder would
 # pass for a namespace package named "flake8"
 pytest.importorskip("flake8.main")
-pytest.importorskip("libcst")  # the plugin reads tag-string files with it (the flake8 extra)
 
 collect_ignore_glob = ["examples/*", "thirdparty/*"]
 

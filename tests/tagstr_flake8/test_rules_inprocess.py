@@ -296,6 +296,18 @@ CASES = [
     case('print"x"\nexec"y"\nz = UR"a"\n', [(1, 0, "TAG012"), (2, 0, "TAG012"), (3, 4, "TAG012")],
          id="tag012"),
     case('def f(print): return print"x"\nPrint"x"\n', [], id="tag012-quiet-rebound-other-case"),
+    # TAG013 -------------------------------------------------------------------------
+    case(
+        """\
+        try:
+            pass
+        except OSError as err:
+            log = lazy"{err} {(lambda err: err)(1)}"
+        """,
+        [(4, 16, "TAG013")],
+        id="tag013",
+    ),
+    case('try:\n    pass\nexcept OSError as err:\n    pass\nlog = lazy"{err}"\n', [], id="tag013-after-the-clause"),
 ]
 
 

@@ -141,7 +141,7 @@ HEALTHY_SETUP_CFG = """\
 """
 
 
-@pytest.mark.skipif(not installed("mypy", "flake8", "libcst", "pytest"),
+@pytest.mark.skipif(not installed("mypy", "flake8", "pytest"),
                     reason="the healthy environment has mypy, flake8 and pytest")
 @pytest.mark.subprocess
 def test_healthy_environment(place: Place) -> None:
@@ -461,7 +461,7 @@ def test_coverage_configuration_order(inside: Place, monkeypatch: pytest.MonkeyP
 # -- flake8 ---------------------------------------------------------------------------
 
 
-needs_flake8 = pytest.mark.skipif(not installed("flake8", "libcst"), reason="needs flake8 with libcst")
+needs_flake8 = pytest.mark.skipif(not installed("flake8"), reason="needs flake8")
 
 
 @needs_flake8
@@ -473,8 +473,9 @@ def test_flake8_ignore_turns_the_off_by_default_codes_on(place: Place) -> None:
     assert config == {
         "check": "flake8-config", "status": "warning",
         "message": "ignore = in ./tox.ini replaces flake8's default ignore list, so the off-by-default "
-        "TAG006, TAG008, TAG009, TAG010 are on",
-        "fix": "write extend-ignore = instead of ignore = in ./tox.ini (or add TAG006,TAG008,TAG009,TAG010 to it)",
+        "TAG006, TAG008, TAG009, TAG010, TAG013 are on",
+        "fix": "write extend-ignore = instead of ignore = in ./tox.ini "
+        "(or add TAG006,TAG008,TAG009,TAG010,TAG013 to it)",
     }
     assert report.returncode == 0
 
@@ -654,7 +655,6 @@ def test_supported_versions_are_those_of_pyproject() -> None:
 
     assert f"mypy{spec(_checkers.MYPY_RANGE)}" in extras["mypy"]
     assert f"flake8{spec(_checkers.FLAKE8_RANGE)}" in extras["flake8"]
-    assert f"libcst>={'.'.join(map(str, _checkers.LIBCST_FLOOR))}" in extras["flake8"]
     assert f"coverage>={'.'.join(map(str, _integrations.COVERAGE_FLOOR))}" in extras["coverage"]
     low, high = _environment.SUPPORTED_PYTHON
     assert pyproject["project"]["requires-python"] == f">={low[0]}.{low[1]}"

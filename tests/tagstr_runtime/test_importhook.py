@@ -373,9 +373,13 @@ def test_zipimport_errors(hook: None, archive: Callable[[dict[str, str]], None])
     archive({"zipped_bad_tag.py": "x = 1\ny = tag\"{x +}\"\n", "zipped_bad_plain.py": "y = f'{1 +}'\n"})
     with pytest.raises(SyntaxError) as info:
         importlib.import_module("zipped_bad_tag")
-    assert (type(info.value).__name__, info.value.lineno, info.value.msg) == (
-        "TagSyntaxError", 2, "tag string: invalid syntax"
+    error = info.value
+    # at the "}" that ends the expression too early, in the archive's member
+    assert (type(error).__name__, error.msg, error.lineno, error.offset, error.end_lineno, error.end_offset) == (
+        "TagSyntaxError", "tag string: invalid syntax", 2, 13, 2, 14
     )
+    assert error.filename.endswith(os.path.join(".zip", "zipped_bad_tag.py")), error.filename
+    assert error.text == 'y = tag"{x +}"\n'
     with pytest.raises(SyntaxError) as stock:
         importlib.import_module("zipped_bad_plain")
     with pytest.raises(SyntaxError) as builtin:

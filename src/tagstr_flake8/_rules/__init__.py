@@ -13,11 +13,11 @@ from typing import Callable, Final, Iterable, NamedTuple
 
 from tagstr_flake8._context import FileContext
 from tagstr_flake8._messages import (
-    ArgumentlessSuper, AssignmentExpression, BuiltinTag, ClassVariable, KeywordString, LoopCapture,
+    ArgumentlessSuper, AssignmentExpression, BuiltinTag, ClassVariable, ExceptTarget, KeywordString, LoopCapture,
     NamedEscape, PrefixBinding, PythonTwo, TagMessage, TemplatePrefix, UnderLock, WithTarget,
 )
 from tagstr_flake8._rules import (
-    builtin_tag, class_scope, keyword_string, lock, loop_capture, named_escape, prefix_binding,
+    builtin_tag, class_scope, except_target, keyword_string, lock, loop_capture, named_escape, prefix_binding,
     python_two, super_call, template_prefix, walrus, with_target,
 )
 
@@ -49,4 +49,5 @@ RULES: Final[tuple[Rule, ...]] = (
     Rule(UnderLock, lock.check_tag010),
     Rule(ArgumentlessSuper, super_call.check_tag011),
     Rule(PythonTwo, python_two.check_tag012),
+    Rule(ExceptTarget, except_target.check_tag013),
 )

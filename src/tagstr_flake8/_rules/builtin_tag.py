@@ -9,12 +9,12 @@ nothing.  ``print`` and ``exec`` are left to TAG012 (Python 2 syntax).
 
 from __future__ import annotations
 
+import ast
 import builtins
 from typing import Iterator
 
 from tagstr_flake8._context import FileContext
 from tagstr_flake8._messages import BuiltinTag, TagMessage
-from tagstr_flake8._rules._bindings import ScopeLookup
 from tagstr_flake8._rules.python_two import python_two_key
 
 BUILTIN_NAMES = frozenset(name for name in dir(builtins) if not name.startswith("_"))
@@ -29,8 +29,9 @@ def check_tag004(ctx: FileContext) -> Iterator[TagMessage]:
     ]
     if not suspects:
         return
-    lookup = ScopeLookup(tagfile)
+    scopes = ctx.scopes
+    assert scopes is not None
     for site in suspects:
-        if not lookup.is_bound(site, site.tag.tag):
+        if not isinstance(site.call.func, ast.Name) or not scopes.is_bound(site.call.func):
             line, col = tagfile.position(site.tag.span.start)
             yield BuiltinTag(line, col, tag=site.tag.tag)

@@ -28,8 +28,8 @@ from typing import Iterator
 from tagstr_flake8._analysis import Interp, TagFile, TagSite
 from tagstr_flake8._context import FileContext
 from tagstr_flake8._messages import TagMessage, UnderLock
-from tagstr_flake8._rules._bindings import FUNCTIONS, scope_names
 from tagstr_flake8._rules._common import enclosing_with_items, in_same_scope, reads
+from tagstr_flake8._scopes import ScopeIndex
 
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 LOCK_WORDS = frozenset(
@@ -52,13 +52,13 @@ def is_lock(expr: ast.expr) -> bool:
     return any(word.lower() in LOCK_WORDS for word in _WORD.findall(_last_name(expr)))
 
 
-def _unshared_names(tagfile: TagFile, site: TagSite) -> frozenset[str]:
+def _unshared_names(tagfile: TagFile, site: TagSite, scopes: ScopeIndex) -> frozenset[str]:
     """Names that are the enclosing function's own: its parameters and locals,
     but not the first parameter of a method (``self``: the shared object)."""
     *_, (scope, _) = in_same_scope(tagfile, site)
-    if not isinstance(scope, FUNCTIONS):
+    if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
         return frozenset()
-    names = scope_names(scope).bound
+    names = scopes.function_locals(scope)
     path = site.chain
     index = path.index(scope)
     parent = path[index - 1] if index else None
@@ -83,7 +83,8 @@ def check_tag010(ctx: FileContext) -> Iterator[TagMessage]:
         if not locks:
             continue
         held = ast.unparse(locks[0])
-        unshared = _unshared_names(tagfile, site)
+        assert ctx.scopes is not None
+        unshared = _unshared_names(tagfile, site, ctx.scopes)
         for interp in site.interpolations():
             if _shared_read(tagfile, interp, unshared):
                 yield UnderLock.at(interp.func.body, expr=interp.field.expr, lock=held)

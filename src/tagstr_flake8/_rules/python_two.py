@@ -10,11 +10,11 @@ is the user's own tag and is not reported.
 
 from __future__ import annotations
 
+import ast
 from typing import Iterator
 
 from tagstr_flake8._context import FileContext
 from tagstr_flake8._messages import PYTHON_TWO, PythonTwo, TagMessage
-from tagstr_flake8._rules._bindings import ScopeLookup
 
 
 def python_two_key(tag: str) -> str | None:
@@ -30,10 +30,11 @@ def check_tag012(ctx: FileContext) -> Iterator[TagMessage]:
     suspects = [site for site in tagfile.sites() if python_two_key(site.tag.tag) is not None]
     if not suspects:
         return
-    lookup = ScopeLookup(tagfile)
+    scopes = ctx.scopes
+    assert scopes is not None
     for site in suspects:
         name = site.tag.tag
-        if not lookup.is_bound(site, name):
+        if not isinstance(site.call.func, ast.Name) or not scopes.is_bound(site.call.func):
             what, fix = PYTHON_TWO[python_two_key(name) or name]
             line, col = tagfile.position(site.tag.span.start)
             yield PythonTwo(line, col, tag=name, what=what, fix=fix)

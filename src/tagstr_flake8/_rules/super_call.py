@@ -16,7 +16,6 @@ from typing import Iterator
 from tagstr_flake8._analysis import Interp, TagFile, TagSite
 from tagstr_flake8._context import FileContext
 from tagstr_flake8._messages import ArgumentlessSuper, TagMessage
-from tagstr_flake8._rules._bindings import ScopeLookup
 
 
 def _bare_super_calls(tagfile: TagFile, interp: Interp) -> Iterator[ast.Call]:
@@ -48,13 +47,13 @@ def _class_name(site: TagSite) -> str:
 def check_tag011(ctx: FileContext) -> Iterator[TagMessage]:
     tagfile = ctx.tagfile
     assert tagfile is not None
-    lookup: ScopeLookup | None = None
+    scopes = ctx.scopes
+    assert scopes is not None
     for site in tagfile.sites():
         for interp in site.interpolations():
             if "super" not in interp.field.expr:  # the text tells, without a walk
                 continue
             for call in _bare_super_calls(tagfile, interp):
-                if lookup is None:
-                    lookup = ScopeLookup(tagfile)
-                if not lookup.is_bound(site, "super"):
+                assert isinstance(call.func, ast.Name)
+                if not scopes.is_bound(call.func):
                     yield ArgumentlessSuper.at(call, expr=interp.field.expr, owner=_class_name(site))

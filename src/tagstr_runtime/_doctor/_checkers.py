@@ -15,12 +15,11 @@ from tagstr_runtime._doctor._install import install_command
 from tagstr_runtime._doctor._probe import at_least, entry_point, version, version_tuple
 from tagstr_runtime._doctor._report import Finding, Status
 
-__all__ = ["FLAKE8_RANGE", "LIBCST_FLOOR", "MYPY_RANGE", "flake8_findings", "mypy_findings"]
+__all__ = ["FLAKE8_RANGE", "MYPY_RANGE", "flake8_findings", "mypy_findings"]
 
 #: (floor, first version not supported): the extras' ``mypy>=2.0,<2.5``, ``flake8>=7.0,<8``
 MYPY_RANGE = ((2, 0), (2, 5))
 FLAKE8_RANGE = ((7, 0), (8,))
-LIBCST_FLOOR = (1, 1)
 
 
 def _range_text(limits: tuple[tuple[int, ...], tuple[int, ...]]) -> str:
@@ -85,13 +84,7 @@ def flake8_findings(start: str) -> list[Finding]:
                                 "tagstr-toolkit here): it reports every tag string as E999",
                                 f"{install_command('flake8')} in flake8's environment"))
         return findings
-    libcst = version("libcst")
-    if libcst is None or not at_least(libcst, LIBCST_FLOOR):
-        what = "not installed" if libcst is None else f"{libcst}, older than 1.1"
-        findings.append(Finding("flake8-plugin", "warning", f"flake8 sees the TAG plugin, but libcst is {what}: "
-                                "TAG005, TAG006 and TAG009 are skipped", install_command("flake8")))
-    else:
-        findings.append(Finding("flake8-plugin", "ok", f"flake8 sees the TAG plugin ({registered})"))
+    findings.append(Finding("flake8-plugin", "ok", f"flake8 sees the TAG plugin ({registered})"))
     config = flake8_config(start)
     if config is not None:
         findings.extend(_selection(config))

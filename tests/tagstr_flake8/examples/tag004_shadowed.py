@@ -27,3 +27,22 @@ class Holder:
 
     def method(self):
         return tuple"x"  # TAG004:16
+
+
+# the module runs top to bottom: before it binds a name, the builtin is read
+e = repr"x"  # TAG004:5
+
+
+def repr(*args):
+    return args
+
+
+f = repr"x"
+
+
+def later():
+    return sorted"x"  # a function reads the module's binding when it runs
+
+
+def sorted(*args):
+    return args

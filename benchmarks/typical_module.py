@@ -1,4 +1,4 @@
-"""The module of ``bench_flake8.py`` (c): typical html/sql tag strings, and its f-string twin.
+"""The typical module of the flake8 and mypy benchmarks ((c) in both): html/sql tag strings, and its f-string twin.
 
 One ~85-line block repeated with a running number: a dataclass rendering
 itself, a query class (a class variable, a lock, a multi-line SQL string, a
@@ -15,7 +15,27 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-__all__ = ["write_module_pair"]
+__all__ = ["TAGS_MODULE", "write_module_pair"]
+
+#: ``tags.py`` beside the pair, for type checkers: tags that also take the twin's
+#: one ``str`` (an f-string), so both modules check clean with ``--strict``.
+TAGS_MODULE = '''from __future__ import annotations
+
+from tagstr_runtime import Decoded, Interpolation
+
+
+class Query:
+    def __init__(self, text: str, params: list[object]) -> None:
+        self.text, self.params = text, params
+
+
+def html(*args: Decoded | Interpolation[object] | str) -> str:
+    return "".join(a if isinstance(a, str) else str(a.getvalue()) for a in args)
+
+
+def sql(*args: Decoded | Interpolation[int | str | float | None] | str) -> Query:
+    return Query("", [])
+'''
 
 HEADER = '''"""Views and queries of one application (generated for the flake8 benchmark)."""
 
@@ -133,10 +153,12 @@ def _written(template: str, fstrings: bool) -> str:
 
 
 def write_module_pair(folder: Path, lines: int = 9000) -> tuple[Path, Path]:
-    """``tagged.py`` and its twin ``fstrings.py`` in ``folder``, about ``lines`` lines each."""
+    """``tagged.py`` and its twin ``fstrings.py`` in ``folder``, about ``lines`` lines each,
+    and the ``tags.py`` both import."""
     blocks = max(1, round((lines - HEADER.count("\n")) / BLOCK.count("\n")))
     template = HEADER + "".join(BLOCK.replace("{n}", str(n)) for n in range(blocks))
     tagged, twin = folder / "tagged.py", folder / "fstrings.py"
     tagged.write_text(_written(template, fstrings=False), encoding="utf-8")
     twin.write_text(_written(template, fstrings=True), encoding="utf-8")
+    (folder / "tags.py").write_text(TAGS_MODULE, encoding="utf-8")
     return tagged, twin
