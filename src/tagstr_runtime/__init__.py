@@ -30,6 +30,7 @@ __all__ = [
     "desugar_ast",
     "format_value",
     "install",
+    "is_interpolation",
     "template_tag",
     "uninstall",
 ]
@@ -40,6 +41,7 @@ _LAZY = {
     "Interpolation": "_types",
     "InterpolationConcrete": "_types",
     "TagFunction": "_types",
+    "is_interpolation": "_types",
     "TagSyntaxError": "_errors",
     "TemplateLibraryTag": "_bridge",
     "TemplateTag": "_bridge",
@@ -75,6 +77,7 @@ if TYPE_CHECKING:
         Interpolation,
         InterpolationConcrete,
         TagFunction,
+        is_interpolation,
     )
 
 

@@ -166,6 +166,14 @@ def test_match_patterns() -> None:
     assert ns["r"] == [("D", "a"), ("I", 1, "1", "r", "x"), ("seq", "1")]
 
 
+def test_is_interpolation_tells_the_parts_apart() -> None:
+    ns = run("def parts(*args):\n    return args\n"
+             "r = [is_interpolation(a) for a in parts'a{1}b{InterpolationConcrete}'"
+             " + (InterpolationConcrete(int, 'int'),)]\n",
+             is_interpolation=tagstr_runtime.is_interpolation, InterpolationConcrete=InterpolationConcrete)
+    assert ns["r"] == [False, True, False, True, True]
+
+
 def test_generated_code_depends_on_no_user_name() -> None:
     src = (
         "Decoded = Interpolation = tuple = str = None\n"

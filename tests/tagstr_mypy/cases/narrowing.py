@@ -9,7 +9,7 @@ and docs/mypy.md ("Narrowing in a tag's body") must then say so.
 """
 from typing import TypeVar
 
-from tagstr_runtime import Decoded, Interpolation
+from tagstr_runtime import Decoded, Interpolation, is_interpolation
 
 T = TypeVar("T")
 
@@ -88,3 +88,15 @@ def positive(*args: Decoded | Interpolation[int]) -> None:
             case Interpolation() as i:
                 getvalue, expr, conv, spec = i
                 reveal_type(getvalue)  # N:29: Revealed type is "def () -> T_co"
+
+
+def with_type_is(*args: Decoded | Interpolation[int] | Interpolation[str]) -> None:
+    for a in args:
+        if is_interpolation(a):
+            reveal_type(a.getvalue())  # N:25: Revealed type is "int | str"
+        else:
+            reveal_type(a)  # N:25: Revealed type is "tagstr_runtime._types.Decoded"
+
+
+def generic_type_is(*args: Decoded | Interpolation[T]) -> list[T]:
+    return [a.getvalue() for a in args if is_interpolation(a)]
