@@ -11,7 +11,7 @@ from mypy.types import Type
 
 from tagstr_mypy import _parse_hook
 from tagstr_mypy._adopt import adopt, module_options
-from tagstr_mypy._tag_call import TAG_CALL, tag_call_callback
+from tagstr_mypy._tag_call import TAG_CALL, forget_verdicts, tag_call_callback
 from tagstr_mypy._template_call import TEMPLATE_TAG_CALL, template_call_callback
 from tagstr_mypy._tree import CHECKER_MODULE
 
@@ -72,6 +72,7 @@ class TagstrPlugin(Plugin):
         return template_call_callback if fullname == TEMPLATE_TAG_CALL else None
 
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
+        forget_verdicts()
         pending = _parse_hook.PENDING.pop(file.path, None)
         if pending is None:
             return []

@@ -49,6 +49,7 @@ from mypy.types import (
 
 from tagstr_runtime.frontend import CHECKER_MODULE, INTERPOLATION_TYPE
 
+from tagstr_mypy._deps import depend_as_call
 from tagstr_mypy._errorcodes import fail_interpolation, fail_not_callable, fail_signature
 from tagstr_mypy._explain import Rejection, TypeNames
 from tagstr_mypy._signatures import formal_at, signatures
@@ -60,7 +61,17 @@ NOT_A_TAG: Final = "not a tag function"
 # signature -> verdict: a module calls the same tag many times.  Keyed by what
 # the verdict depends on, by value (mypy types compare structurally), never by
 # identity: dmypy updates a class in place, and its old verdict must not stay.
+# A value does not say everything (a protocol in the signature can change and
+# compare equal), so the cache lives for one build or dmypy update: see
+# forget_verdicts.
 _VERDICTS: dict[object, str | None] = {}
+
+
+def forget_verdicts() -> None:
+    """Called whenever mypy parses a module, which every build and every dmypy
+    update does before checking what depends on it: no verdict outlives the
+    definitions it was made from, nor keeps an old build's types alive."""
+    _VERDICTS.clear()
 
 CHECKER: Final = CHECKER_MODULE
 TAG_CALL: Final = f"{CHECKER}.tag_call"
@@ -78,6 +89,7 @@ def tag_call_callback(ctx: FunctionContext) -> Type:
         return ctx.default_return_type
     tag_expr = ctx.args[0][0]
     tag_type = get_proper_type(ctx.arg_types[0][0])
+    depend_as_call(api, ctx.context, tag_type)
     if isinstance(tag_type, AnyType):
         return AnyType(TypeOfAny.from_another_any, source_any=tag_type)
     name = tag_expr.name if isinstance(tag_expr, NameExpr) else "?"

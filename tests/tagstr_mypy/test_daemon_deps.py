@@ -1,0 +1,133 @@
+"""dmypy re-checks a tag string when what its tag accepts changes, as it re-checks the call.
+
+Fine-grained mode re-checks only what depends on a changed definition, and it
+learns those dependencies from the checked tree: a tag string must depend on
+its tag as the hand-desugared call ``tag(Decoded(...), Interpolation(...))``
+does (a callable instance's ``__call__``, a function's signature, a class's
+constructor, a protocol named in the signature).  After each edit of the tags'
+module, the daemon must say what a fresh mypy run says.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from harness import native_parser_by_default, run_mypy, write_config
+
+pytestmark = pytest.mark.subprocess
+
+TAGS = textwrap.dedent('''\
+    from typing import Protocol
+
+    from tagstr_runtime import Decoded, Interpolation
+
+
+    class Renderer:
+        def __call__(self, *args: Decoded | Interpolation[str]) -> str:
+            return ""
+
+
+    render = Renderer()
+
+
+    def shout(*args: Decoded | Interpolation[str]) -> str:
+        return ""
+
+
+    class Page:
+        def __init__(self, *args: Decoded | Interpolation[str]) -> None:
+            pass
+
+
+    class Part(Protocol):
+        def __len__(self) -> int: ...
+
+
+    def parts(*args: Part) -> str:
+        return ""
+''')
+
+# the same tags, each used as a tag string and as the call it stands for
+USE = textwrap.dedent('''\
+    from tagstr_runtime import Decoded, Interpolation
+
+    from tags import Page, parts, render, shout
+
+    n = 1
+    a = render"x {n}"
+    b = shout"x {n}"
+    c = Page"x {n}"
+    d = parts"x {n}"
+
+
+    def calls() -> None:
+        render(Decoded("x "), Interpolation((lambda: n, "n", None, "")))
+        shout(Decoded("x "), Interpolation((lambda: n, "n", None, "")))
+        Page(Decoded("x "), Interpolation((lambda: n, "n", None, "")))
+        parts(Decoded("x "), Interpolation((lambda: n, "n", None, "")))
+''')
+
+INT_STR = "Decoded | Interpolation[int | str]"
+EDITS = [
+    # each tag starts accepting the int
+    ("def __call__(self, *args: Decoded | Interpolation[str])", f"def __call__(self, *args: {INT_STR})"),
+    ("def shout(*args: Decoded | Interpolation[str])", f"def shout(*args: {INT_STR})"),
+    ("def __init__(self, *args: Decoded | Interpolation[str])", f"def __init__(self, *args: {INT_STR})"),
+    # ... then stops being a tag
+    (f"def __call__(self, *args: {INT_STR})", "def __call__(self, a: int)"),
+    (f"def shout(*args: {INT_STR})", "def shout(a: int)"),
+    (f"def __init__(self, *args: {INT_STR})", "def __init__(self, a: int)"),
+    # the protocol no tag string's argument satisfies
+    ("def __len__(self) -> int: ...", "def __len__(self) -> int: ...\n    def part(self) -> None: ..."),
+]
+
+ARGS = ("--show-column-numbers", "--show-error-codes", "--no-error-summary", "--hide-error-context")
+
+
+def errors(output: str) -> list[str]:
+    return sorted(line for line in output.splitlines() if line.startswith(("use.py:", "tags.py:")))
+
+
+@pytest.mark.slow  # one daemon per parser, eight updates, a fresh mypy run after each
+@pytest.mark.parametrize(
+    "parser",
+    ["native", "stdlib"] if native_parser_by_default() else ["stdlib"],
+)
+def test_daemon_follows_edits_of_the_tags(tmp_path: Path, parser: str) -> None:
+    write_config(tmp_path)
+    tags, use = tmp_path / "tags.py", tmp_path / "use.py"
+    tags.write_text(TAGS, encoding="utf-8")
+    use.write_text(USE, encoding="utf-8")
+    options = [*ARGS, *(["--no-native-parser"] if parser == "stdlib" else [])]
+    dmypy = [sys.executable, "-m", "mypy.dmypy", "--status-file", str(tmp_path / ".dmypy.json")]
+
+    def daemon() -> list[str]:
+        proc = subprocess.run([*dmypy, "run", "--timeout", "120", "--", *options, "use.py", "tags.py"],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        assert "INTERNAL ERROR" not in proc.stdout + proc.stderr and "Traceback" not in proc.stderr, (
+            proc.stdout + proc.stderr
+        )
+        return errors(proc.stdout)
+
+    def fresh() -> list[str]:
+        return errors(run_mypy(*options, "--no-incremental", "use.py", "tags.py", cwd=tmp_path).stdout)
+
+    seen = []
+    try:
+        text = TAGS
+        for step, (old, new) in enumerate([("", ""), *EDITS]):
+            assert old in text
+            text = text.replace(old, new)
+            tags.write_text(text, encoding="utf-8")
+            expected = fresh()
+            assert daemon() == expected, f"after edit {step}: {old!r} -> {new!r}"
+            seen.append(expected)
+    finally:
+        subprocess.run([*dmypy, "stop"], cwd=tmp_path, capture_output=True, timeout=60)
+    # every edit changed what mypy says about the tag strings and their calls
+    assert all(before != after for before, after in zip(seen, seen[1:])), seen
