@@ -62,6 +62,11 @@ class CheckerEmitter(Emitter):
         return located(ast.Call(func, [items], []), at)
 
     def call(self, site: TagCall) -> ast.expr:
+        if _in_annotation(site):
+            return _fstring_twin(site)
+        if _is_base(site):
+            # what mypy says of a call as a base names the tag, as for ``tag(...)``
+            return located(ast.Call(site.func, list(site.args), []), site.at)
         hook = located(ast.Name(CALL_NAME, _LOAD), _zero_width(site.at))
         return located(ast.Call(hook, [site.func, *site.args], []), site.at)
 
@@ -82,6 +87,39 @@ class CheckerEmitter(Emitter):
             located(node, (line, 0, line, 0))
         tree.body.insert(at, imp)
         return tree
+
+
+def _in_annotation(site: TagCall) -> bool:
+    """Whether the tag string is (in) an annotation, where mypy judges it as a
+    type: the f-string twin's error, not one about the hook's name, is right."""
+    start = site.at[:2]
+    for node in site.path:
+        for field in ("annotation", "returns"):
+            part = getattr(node, field, None)
+            if isinstance(part, ast.expr) and _within(start, part):
+                return True
+    return False
+
+
+def _is_base(site: TagCall) -> bool:
+    parent = site.path[-1] if site.path else None
+    return isinstance(parent, ast.ClassDef) and any(
+        (base.lineno, base.col_offset) == site.at[:2] for base in parent.bases
+    )
+
+
+def _within(start: tuple[int, int], node: ast.expr) -> bool:
+    end = (node.end_lineno, node.end_col_offset)
+    return (node.lineno, node.col_offset) <= start and (end[0] is None or start < end)  # type: ignore[operator]
+
+
+def _fstring_twin(site: TagCall) -> ast.expr:
+    """``f"{a}{b}"`` of the emitted parts: what a type checker makes of an
+    f-string where a type belongs, at the tag string's position."""
+    values: list[ast.expr] = [
+        ast.copy_location(ast.FormattedValue(arg, -1, None), arg) for arg in site.args
+    ]
+    return located(ast.JoinedStr(values), site.at)
 
 
 def _zero_width(at: Position) -> Position:
