@@ -74,6 +74,7 @@ def forget_verdicts() -> None:
     definitions it was made from, nor keeps an old build's types alive."""
     _VERDICTS.clear()
 
+
 CHECKER: Final = CHECKER_MODULE
 TAG_CALL: Final = f"{CHECKER}.tag_call"
 INTERPOLATION: Final = INTERPOLATION_TYPE

@@ -109,8 +109,9 @@ def _is_base(site: TagCall) -> bool:
 
 
 def _within(start: tuple[int, int], node: ast.expr) -> bool:
-    end = (node.end_lineno, node.end_col_offset)
-    return (node.lineno, node.col_offset) <= start and (end[0] is None or start < end)  # type: ignore[operator]
+    if node.end_lineno is None or node.end_col_offset is None:
+        return (node.lineno, node.col_offset) <= start
+    return (node.lineno, node.col_offset) <= start < (node.end_lineno, node.end_col_offset)
 
 
 def _fstring_twin(site: TagCall) -> ast.expr:
