@@ -19,44 +19,48 @@ from mypy.nodes import CallExpr, Context, Expression, LambdaExpr, NameExpr, Tupl
 
 from tagstr_mypy._tree import INTERPOLATION_NAME
 
-__all__ = ["report_in_own_scope"]
+__all__ = ["report_in_own_scope", "reported_within"]
 
 Span = tuple[int, int, int, int]
 
 
-def report_in_own_scope(api: TypeChecker, call: Context) -> None:
+def reported_within(api: TypeChecker, call: Context) -> list[ErrorInfo]:
+    """The errors and notes reported so far inside ``call``'s extent, including
+    those held back by checks in progress (mypy often checks an expression with
+    its errors held, and reports them later)."""
     errors = api.msg.errors
-    scope = errors.scope
-    if scope is None or scope.current_function_name() is not None or not isinstance(call, CallExpr):
-        return
-    span = _span(call)
-    user_lambdas: list[Span] | None = None
-    outer = (scope.current_type_name(), None)
-    target = scope.current_target()
-    for infos in _reported(api):
-        for info in reversed(infos):  # the errors just reported come last
-            here = (info.line, info.column, info.line, info.column)
-            if not _inside(here, span):
-                break
-            if info.local_ctx[1] is None:
-                continue
-            if user_lambdas is None:
-                user_lambdas = _user_lambdas(call)
-            ours = not any(_inside(here, user) for user in user_lambdas)
-            info.local_ctx = outer if ours else (outer[0], info.local_ctx[1])
-            info.target = target
-
-
-def _reported(api: TypeChecker) -> list[list[ErrorInfo]]:
-    """The file's errors, and those held back by the checks in progress (mypy
-    often checks an expression with its errors held, and reports them later)."""
-    errors = api.msg.errors
-    found = [errors.error_info_map.get(errors.file, [])]
+    lists = [errors.error_info_map.get(errors.file, [])]
     for watcher in errors.get_watchers():
         held = getattr(watcher, "_filtered", None)
         if held:
-            found.append(held)
+            lists.append(held)
+    span = _span(call)
+    found = []
+    for infos in lists:
+        for info in reversed(infos):  # the errors just reported come last
+            if not _inside((info.line, info.column, info.line, info.column), span):
+                break
+            found.append(info)
     return found
+
+
+def report_in_own_scope(api: TypeChecker, call: Context, infos: list[ErrorInfo]) -> None:
+    """Give ``infos`` (reported inside the tag string ``call``) the tag string's scope."""
+    scope = api.msg.errors.scope
+    if scope is None or scope.current_function_name() is not None or not isinstance(call, CallExpr):
+        return
+    user_lambdas: list[Span] | None = None
+    outer = (scope.current_type_name(), None)
+    target = scope.current_target()
+    for info in infos:
+        if info.local_ctx[1] is None:
+            continue
+        if user_lambdas is None:
+            user_lambdas = _user_lambdas(call)
+        here = (info.line, info.column, info.line, info.column)
+        ours = not any(_inside(here, user) for user in user_lambdas)
+        info.local_ctx = outer if ours else (outer[0], info.local_ctx[1])
+        info.target = target
 
 
 def _span(node: Context) -> Span:

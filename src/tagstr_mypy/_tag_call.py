@@ -49,8 +49,6 @@ from mypy.types import (
 
 from tagstr_runtime.frontend import CHECKER_MODULE, INTERPOLATION_TYPE
 
-from tagstr_mypy._deps import depend_as_call
-from tagstr_mypy._error_scope import report_in_own_scope
 from tagstr_mypy._errorcodes import fail_interpolation, fail_not_callable, fail_signature
 from tagstr_mypy._explain import Rejection, TypeNames
 from tagstr_mypy._signatures import formal_at, signatures
@@ -91,8 +89,6 @@ def tag_call_callback(ctx: FunctionContext) -> Type:
         return ctx.default_return_type
     tag_expr = ctx.args[0][0]
     tag_type = get_proper_type(ctx.arg_types[0][0])
-    depend_as_call(api, ctx.context, tag_type)
-    report_in_own_scope(api, ctx.context)
     if isinstance(tag_type, AnyType):
         return AnyType(TypeOfAny.from_another_any, source_any=tag_type)
     name = tag_expr.name if isinstance(tag_expr, NameExpr) else "?"
