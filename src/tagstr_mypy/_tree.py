@@ -46,6 +46,7 @@ class CheckerEmitter(Emitter):
 
     def __init__(self) -> None:
         self.specs: list[ast.JoinedStr] = []  # generated format specs (f-strings)
+        self.hooks: list[ast.Name] = []  # each tag string's __tagstr_call__
 
     def decoded(self, cooked: str, raw: str, at: Position) -> ast.expr:
         return located(ast.Name(DECODED_NAME, _LOAD), at)
@@ -68,6 +69,7 @@ class CheckerEmitter(Emitter):
             # what mypy says of a call as a base names the tag, as for ``tag(...)``
             return located(ast.Call(site.func, list(site.args), []), site.at)
         hook = located(ast.Name(CALL_NAME, _LOAD), _zero_width(site.at))
+        self.hooks.append(hook)
         return located(ast.Call(hook, [site.func, *site.args], []), site.at)
 
     def finish(self, tree: ast.AST) -> ast.AST:
@@ -164,7 +166,17 @@ def checker_tree(
     _fields_at_their_expressions([tree] if desugaring.result.fstrings else emitter.specs)
     if char_columns and not text.isascii():
         _to_char_columns(tree, desugaring.source)
+    _out_of_reach(emitter.hooks)
     return CheckerTree(tree, desugaring)
+
+
+def _out_of_reach(names: list[ast.Name]) -> None:
+    """End each hook's name on the line before it starts: a zero-width name
+    still encloses its position, and ``dmypy inspect`` at a tag string would
+    list ``tag_call`` (its definition, its type) beside the user's tag.  An
+    extent that ends before it starts encloses no position."""
+    for name in names:
+        name.end_lineno = name.lineno - 1
 
 
 def _fields_at_their_expressions(roots: Sequence[ast.AST]) -> None:

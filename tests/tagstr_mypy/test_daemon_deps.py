@@ -5,7 +5,8 @@ learns those dependencies from the checked tree: a tag string must depend on
 its tag as the hand-desugared call ``tag(Decoded(...), Interpolation(...))``
 does (a callable instance's ``__call__``, a function's signature, a class's
 constructor, a protocol named in the signature).  After each edit of the tags'
-module, the daemon must say what a fresh mypy run says.
+module, the daemon must say what a fresh mypy run says.  ``dmypy inspect`` at
+a tag string answers with the user's tag, as at the call.
 """
 
 from __future__ import annotations
@@ -93,7 +94,7 @@ def errors(output: str) -> list[str]:
     return sorted(line for line in output.splitlines() if line.startswith(("use.py:", "tags.py:")))
 
 
-@pytest.mark.slow  # one daemon per parser, eight updates, a fresh mypy run after each
+@pytest.mark.slow  # one daemon per parser, eight updates, a fresh mypy run after each, inspections
 @pytest.mark.parametrize(
     "parser",
     ["native", "stdlib"] if native_parser_by_default() else ["stdlib"],
@@ -107,12 +108,18 @@ def test_daemon_follows_edits_of_the_tags(tmp_path: Path, parser: str) -> None:
     dmypy = [sys.executable, "-m", "mypy.dmypy", "--status-file", str(tmp_path / ".dmypy.json")]
 
     def daemon() -> list[str]:
-        proc = subprocess.run([*dmypy, "run", "--timeout", "120", "--", *options, "use.py", "tags.py"],
+        proc = subprocess.run([*dmypy, "run", "--timeout", "120", "--export-types", "--", *options,
+                               "use.py", "tags.py"],
                               cwd=tmp_path, capture_output=True, text=True, timeout=300)
         assert "INTERNAL ERROR" not in proc.stdout + proc.stderr and "Traceback" not in proc.stderr, (
             proc.stdout + proc.stderr
         )
         return errors(proc.stdout)
+
+    def inspect(show: str, at: str) -> list[str]:
+        proc = subprocess.run([*dmypy, "inspect", "--show", show, at],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        return proc.stdout.splitlines()
 
     def fresh() -> list[str]:
         return errors(run_mypy(*options, "--no-incremental", "use.py", "tags.py", cwd=tmp_path).stdout)
@@ -127,6 +134,11 @@ def test_daemon_follows_edits_of_the_tags(tmp_path: Path, parser: str) -> None:
             expected = fresh()
             assert daemon() == expected, f"after edit {step}: {old!r} -> {new!r}"
             seen.append(expected)
+        # at a tag string: the tag's definition, as at the call form, not the hook's
+        for at in ("use.py:6:5", "use.py:13:5"):
+            assert inspect("definition", at) == ["tags.py:11:1:render"], at
+        # at an interpolation: the user's expression first
+        assert inspect("type", "use.py:6:15")[0] == '"int"'
     finally:
         subprocess.run([*dmypy, "stop"], cwd=tmp_path, capture_output=True, timeout=60)
     # every edit changed what mypy says about the tag strings and their calls
