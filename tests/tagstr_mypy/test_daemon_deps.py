@@ -51,19 +51,28 @@ TAGS = textwrap.dedent('''\
 
     def parts(*args: Part) -> str:
         return ""
+
+
+    class Box:
+        pass
+
+
+    box = Box()
 ''')
 
 # the same tags, each used as a tag string and as the call it stands for
 USE = textwrap.dedent('''\
     from tagstr_runtime import Decoded, Interpolation
 
-    from tags import Page, parts, render, shout
+    from tags import Page, box, parts, render, shout
 
     n = 1
     a = render"x {n}"
     b = shout"x {n}"
     c = Page"x {n}"
     d = parts"x {n}"
+    e = f"{box.size}"
+    f = render"{box.size}"
 
 
     def calls() -> None:
@@ -75,6 +84,8 @@ USE = textwrap.dedent('''\
 
 INT_STR = "Decoded | Interpolation[int | str]"
 EDITS = [
+    # an interpolation's error goes away, as the f-string's
+    ("class Box:\n    pass", "class Box:\n    size = 1"),
     # each tag starts accepting the int
     ("def __call__(self, *args: Decoded | Interpolation[str])", f"def __call__(self, *args: {INT_STR})"),
     ("def shout(*args: Decoded | Interpolation[str])", f"def shout(*args: {INT_STR})"),
@@ -94,7 +105,7 @@ def errors(output: str) -> list[str]:
     return sorted(line for line in output.splitlines() if line.startswith(("use.py:", "tags.py:")))
 
 
-@pytest.mark.slow  # one daemon per parser, eight updates, a fresh mypy run after each, inspections
+@pytest.mark.slow  # one daemon per parser, nine updates, a fresh mypy run after each, inspections
 @pytest.mark.parametrize(
     "parser",
     ["native", "stdlib"] if native_parser_by_default() else ["stdlib"],
@@ -135,7 +146,7 @@ def test_daemon_follows_edits_of_the_tags(tmp_path: Path, parser: str) -> None:
             assert daemon() == expected, f"after edit {step}: {old!r} -> {new!r}"
             seen.append(expected)
         # at a tag string: the tag's definition, as at the call form, not the hook's
-        for at in ("use.py:6:5", "use.py:13:5"):
+        for at in ("use.py:6:5", "use.py:15:5"):
             assert inspect("definition", at) == ["tags.py:11:1:render"], at
         # at an interpolation: the user's expression first
         assert inspect("type", "use.py:6:15")[0] == '"int"'
