@@ -11,6 +11,7 @@ a tag string answers with the user's tag, as at the call.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import textwrap
@@ -154,3 +155,106 @@ def test_daemon_follows_edits_of_the_tags(tmp_path: Path, parser: str) -> None:
         subprocess.run([*dmypy, "stop"], cwd=tmp_path, capture_output=True, timeout=60)
     # every edit changed what mypy says about the tag strings and their calls
     assert all(before != after for before, after in zip(seen, seen[1:])), seen
+
+
+# mypy's fine-grained dependencies of each module (trigger -> targets), as dmypy computes them
+DEPENDENCIES = textwrap.dedent('''\
+    import json
+    import sys
+
+    from mypy import build
+    from mypy.main import process_options
+    from mypy.server.deps import get_dependencies
+
+    sources, options = process_options(sys.argv[1:])
+    options.preserve_asts = options.export_types = options.fine_grained_incremental = True
+    result = build.build(sources, options)
+    found = {}
+    for source in sources:
+        tree = result.graph[source.module].tree
+        deps = get_dependencies(tree, result.types, options.python_version, options)
+        found[source.module] = {trigger: sorted(targets) for trigger, targets in deps.items()}
+    print(json.dumps({"errors": result.errors, "deps": found}))
+''')
+
+TAG_KINDS = textwrap.dedent('''\
+    from typing import Any, Generic, TypeVar, Union
+
+    from tagstr_runtime import Decoded, Interpolation
+
+    T = TypeVar("T")
+
+
+    class Renderer:
+        def __call__(self, *args: Decoded | Interpolation[str]) -> str:
+            return ""
+
+
+    class Other:
+        def __call__(self, *args: Decoded | Interpolation[object]) -> str:
+            return ""
+
+
+    class Holder(Generic[T]):
+        def __call__(self, *args: Decoded | Interpolation[T]) -> T:
+            raise NotImplementedError
+
+
+    render = Renderer()
+    either: Union[Renderer, Other] = render
+    held: Holder[str] = Holder()
+    anything: Any = render
+
+
+    def shout(*args: Decoded | Interpolation[str]) -> str:
+        return ""
+
+
+    class Page:
+        def __init__(self, *args: Decoded | Interpolation[str]) -> None:
+            pass
+''')
+TAG_NAMES = ["render", "either", "held", "anything", "shout", "Page"]
+
+
+def uses(tag_string: bool) -> str:
+    lines = ["from tagstr_runtime import Decoded, Interpolation",
+             "from tags import Page, anything, either, held, render, shout", "n = 'x'"]
+    call = 'Decoded("x "), Interpolation((lambda: n, "n", None, ""))'
+    for index, tag in enumerate(TAG_NAMES):
+        lines.append(f'v{index} = {tag}"x {{n}}"' if tag_string else f"v{index} = {tag}({call})")
+    body = "\n".join(lines[3:])
+    function = "\n\ndef f() -> None:\n" + "\n".join("    " + line for line in body.splitlines())
+    return "\n".join(lines) + "\n" + function + "\n"
+
+
+@pytest.mark.parametrize(
+    "parser",
+    ["native", "stdlib"] if native_parser_by_default() else ["stdlib"],
+)
+def test_fine_grained_dependencies_are_the_call_forms(tmp_path: Path, parser: str) -> None:
+    """Every trigger the hand-desugared call depends on, and no other but the
+    checker's stand-ins, at module level and in a function."""
+    write_config(tmp_path)
+    (tmp_path / "tags.py").write_text(TAG_KINDS, encoding="utf-8")
+    (tmp_path / "strings.py").write_text(uses(tag_string=True), encoding="utf-8")
+    (tmp_path / "calls.py").write_text(uses(tag_string=False), encoding="utf-8")
+    (tmp_path / "deps.py").write_text(DEPENDENCIES, encoding="utf-8")
+    parser_option = ["--no-native-parser"] if parser == "stdlib" else []
+    proc = subprocess.run(
+        [sys.executable, "deps.py", "--config-file", "mypy.ini", "--no-incremental", *parser_option,
+         "strings.py", "calls.py", "tags.py"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["errors"] == []
+
+    def ours(module: str) -> dict[str, list[str]]:
+        return {
+            trigger.replace(f"<{module}", "<M"): [target.replace(module, "M") for target in targets]
+            for trigger, targets in result["deps"][module].items()
+            if "tagstr_runtime" not in trigger
+        }
+
+    assert ours("strings") == ours("calls")
