@@ -3,12 +3,12 @@
 mypy checks each interpolation inside the lambda the checker tree wraps it in,
 and its error context follows the innermost function: at module or class level
 ``--show-error-context`` would say ``In function "<lambda>"`` where the
-f-string twin says nothing, and dmypy would file the error under the lambda's
-target, which no re-check of the module clears.  In a ``def`` the lambda is
-nested and the ``def`` is already the context.  The tag-call hook runs after
-the interpolations were checked, in the tag string's own scope: it gives the
-errors reported inside the tag string that scope, except inside a lambda of the
-user's, which is the context there as for the f-string twin.
+f-string twin says nothing.  In a ``def`` the lambda is nested and the ``def``
+is already the context.  The tag-call hook runs after the interpolations were
+checked, in the tag string's own scope: it gives the errors reported inside
+the tag string that scope (and its fine-grained target, as the f-string
+twin's errors have), except inside a lambda of the user's, which is the
+context there as for the f-string twin.
 """
 
 from __future__ import annotations
