@@ -140,7 +140,8 @@ def _tag_strings_native(
     try:
         built = checker_tree(text, fnam, version, char_columns=True)
     except TagSyntaxError as exc:
-        return _with_errors(result, [_syntax_error(exc)])
+        only_here = _running_python_only(exc, text, fnam, version, args, kwargs)
+        return _with_errors(result, [_syntax_error(exc, only_here)])
     except SyntaxError as exc:
         return _standard_error(result, exc, text, fnam, version, args, kwargs)
     if built is None:
@@ -175,9 +176,27 @@ def _standard_error(
     if _blocking(native[1]):  # stock mypy's error, at its place, without the tag strings in the way
         return native
     # Only the running interpreter rejects it: tag-string files go through its parser.
+    return _with_errors(result, [_error(exc.lineno or 1, (exc.offset or 1) - 1, exc.msg + _running_only_hint())])
+
+
+def _running_only_hint() -> str:
     running = f"{sys.version_info[0]}.{sys.version_info[1]}"
-    message = f"{exc.msg} (a file with tag strings is parsed by the Python running mypy, {running})"
-    return _with_errors(result, [_error(exc.lineno or 1, (exc.offset or 1) - 1, message)])
+    return f" (a file with tag strings is parsed by the Python running mypy, {running})"
+
+
+def _running_python_only(
+    exc: TagSyntaxError, text: str, fnam: str, version: tuple[int, int], args: Any, kwargs: dict[str, Any]
+) -> bool:
+    """Whether CPython's error on an interpolation (a nested f-string or tag
+    string, a format spec) is the running interpreter's alone: the native
+    parser reads the placeholder text, where every interpolation stands as written."""
+    from tagstr_runtime.frontend import stand_in_text
+
+    assert _native_parse is not None
+    if getattr(exc.msg, "kind", None) is not None:  # our own message, not CPython's
+        return False
+    stand_in = stand_in_text(text, fnam, template_strings=version >= (3, 14))
+    return stand_in is not None and not _blocking(_native_parse(fnam, stand_in, *args, **kwargs)[1])
 
 
 class Pending(NamedTuple):
@@ -218,9 +237,10 @@ def _blocking(errors: list[dict[str, Any]]) -> bool:
     return any(error.get("blocker", True) for error in errors)
 
 
-def _syntax_error(exc: SyntaxError) -> dict[str, Any]:
+def _syntax_error(exc: SyntaxError, running_python_only: bool = False) -> dict[str, Any]:
     # SyntaxError.offset is 1-based; mypy's parse errors count from 0
-    return _error(exc.lineno or 1, (exc.offset or 1) - 1, exc.msg)
+    hint = _running_only_hint() if running_python_only else ""
+    return _error(exc.lineno or 1, (exc.offset or 1) - 1, exc.msg + hint)
 
 
 def _error(line: int, column: int, message: str) -> dict[str, Any]:

@@ -11,9 +11,10 @@ from mypy.types import Type
 
 from tagstr_mypy import _parse_hook
 from tagstr_mypy._adopt import adopt, module_options
-from tagstr_mypy._tag_call import TAG_CALL, tag_call_callback
+from tagstr_mypy._tag_call import TAG_CALL, forget_verdicts
 from tagstr_mypy._template_call import TEMPLATE_TAG_CALL, template_call_callback
 from tagstr_mypy._tree import CHECKER_MODULE
+from tagstr_mypy._user_view import tag_string_hook
 
 __all__ = ["TagstrPlugin", "sources_fingerprint"]
 
@@ -66,12 +67,13 @@ class TagstrPlugin(Plugin):
         _parse_hook.install(options)
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
-        return tag_call_callback if fullname == TAG_CALL else None
+        return tag_string_hook if fullname == TAG_CALL else None
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         return template_call_callback if fullname == TEMPLATE_TAG_CALL else None
 
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
+        forget_verdicts()
         pending = _parse_hook.PENDING.pop(file.path, None)
         if pending is None:
             return []

@@ -60,7 +60,18 @@ NOT_A_TAG: Final = "not a tag function"
 # signature -> verdict: a module calls the same tag many times.  Keyed by what
 # the verdict depends on, by value (mypy types compare structurally), never by
 # identity: dmypy updates a class in place, and its old verdict must not stay.
+# A value does not say everything (a protocol in the signature can change and
+# compare equal), so the cache lives for one build or dmypy update: see
+# forget_verdicts.
 _VERDICTS: dict[object, str | None] = {}
+
+
+def forget_verdicts() -> None:
+    """Called whenever mypy parses a module, which every build and every dmypy
+    update does before checking what depends on it: no verdict outlives the
+    definitions it was made from, nor keeps an old build's types alive."""
+    _VERDICTS.clear()
+
 
 CHECKER: Final = CHECKER_MODULE
 TAG_CALL: Final = f"{CHECKER}.tag_call"

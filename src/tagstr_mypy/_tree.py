@@ -46,6 +46,7 @@ class CheckerEmitter(Emitter):
 
     def __init__(self) -> None:
         self.specs: list[ast.JoinedStr] = []  # generated format specs (f-strings)
+        self.hooks: list[ast.Name] = []  # each tag string's __tagstr_call__
 
     def decoded(self, cooked: str, raw: str, at: Position) -> ast.expr:
         return located(ast.Name(DECODED_NAME, _LOAD), at)
@@ -62,7 +63,13 @@ class CheckerEmitter(Emitter):
         return located(ast.Call(func, [items], []), at)
 
     def call(self, site: TagCall) -> ast.expr:
+        if _in_annotation(site):
+            return _fstring_twin(site)
+        if _is_base(site):
+            # what mypy says of a call as a base names the tag, as for ``tag(...)``
+            return located(ast.Call(site.func, list(site.args), []), site.at)
         hook = located(ast.Name(CALL_NAME, _LOAD), _zero_width(site.at))
+        self.hooks.append(hook)
         return located(ast.Call(hook, [site.func, *site.args], []), site.at)
 
     def finish(self, tree: ast.AST) -> ast.AST:
@@ -82,6 +89,40 @@ class CheckerEmitter(Emitter):
             located(node, (line, 0, line, 0))
         tree.body.insert(at, imp)
         return tree
+
+
+def _in_annotation(site: TagCall) -> bool:
+    """Whether the tag string is (in) an annotation, where mypy judges it as a
+    type: the f-string twin's error, not one about the hook's name, is right."""
+    start = site.at[:2]
+    for node in site.path:
+        for field in ("annotation", "returns"):
+            part = getattr(node, field, None)
+            if isinstance(part, ast.expr) and _within(start, part):
+                return True
+    return False
+
+
+def _is_base(site: TagCall) -> bool:
+    parent = site.path[-1] if site.path else None
+    return isinstance(parent, ast.ClassDef) and any(
+        (base.lineno, base.col_offset) == site.at[:2] for base in parent.bases
+    )
+
+
+def _within(start: tuple[int, int], node: ast.expr) -> bool:
+    if node.end_lineno is None or node.end_col_offset is None:
+        return (node.lineno, node.col_offset) <= start
+    return (node.lineno, node.col_offset) <= start < (node.end_lineno, node.end_col_offset)
+
+
+def _fstring_twin(site: TagCall) -> ast.expr:
+    """``f"{a}{b}"`` of the emitted parts: what a type checker makes of an
+    f-string where a type belongs, at the tag string's position."""
+    values: list[ast.expr] = [
+        ast.copy_location(ast.FormattedValue(arg, -1, None), arg) for arg in site.args
+    ]
+    return located(ast.JoinedStr(values), site.at)
 
 
 def _zero_width(at: Position) -> Position:
@@ -125,7 +166,17 @@ def checker_tree(
     _fields_at_their_expressions([tree] if desugaring.result.fstrings else emitter.specs)
     if char_columns and not text.isascii():
         _to_char_columns(tree, desugaring.source)
+    _out_of_reach(emitter.hooks)
     return CheckerTree(tree, desugaring)
+
+
+def _out_of_reach(names: list[ast.Name]) -> None:
+    """End each hook's name on the line before it starts: a zero-width name
+    still encloses its position, and ``dmypy inspect`` at a tag string would
+    list ``tag_call`` (its definition, its type) beside the user's tag.  An
+    extent that ends before it starts encloses no position."""
+    for name in names:
+        name.end_lineno = name.lineno - 1
 
 
 def _fields_at_their_expressions(roots: Sequence[ast.AST]) -> None:

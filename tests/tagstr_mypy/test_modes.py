@@ -238,6 +238,35 @@ def test_syntax_the_running_python_cannot_read(project: Path) -> None:
     ), proc.stdout
 
 
+@pytest.mark.skipif(
+    sys.version_info >= (3, 12) or not native_parser_by_default(),
+    reason="needs a Python that cannot read PEP 701 f-strings, under mypy's native parser",
+)
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # an f-string in an interpolation, in a nested tag string's, in a format spec
+        ('y = html"{f"{d["k"]}"}"', "12:17: Tag string: f-string: unmatched '['"),
+        ('y = html"{html"{f"{d["k"]}"}"}"', "12:23: Tag string: f-string: unmatched '['"),
+        ('y = html"{n:{f"{d["k"]}"}}"', "12:20: Tag string: f-string: unmatched '['"),
+    ],
+)
+def test_nested_syntax_the_running_python_cannot_read(project: Path, line: str, expected: str) -> None:
+    (project / "app.py").write_text(MODULE + 'd = {"k": 1}\n' + line + "\n", encoding="utf-8")
+    proc = run_mypy("--show-column-numbers", "--no-incremental", "--python-version", "3.12",
+                    "app.py", cwd=project)
+    assert proc.stdout.splitlines()[0] == (
+        f"app.py:{expected.replace(': ', ': error: ', 1)} (a file with tag strings is parsed by the "
+        "Python running mypy, 3.11)  [syntax]"
+    ), proc.stdout
+
+
+def test_no_hint_for_what_no_python_reads(project: Path) -> None:
+    (project / "app.py").write_text(MODULE + 'y = html"{f"{n +}"}"\n', encoding="utf-8")
+    proc = run_mypy("--show-column-numbers", "--no-incremental", "app.py", cwd=project)
+    assert "syntax" in proc.stdout and "parsed by the Python running mypy" not in proc.stdout, proc.stdout
+
+
 def test_the_cache_key_covers_the_plugin_and_runtime_sources(tmp_path: Path) -> None:
     """A .mypy_cache made by another version of the plugin (or of the checker's stand-ins)
     must not be reused: mypy compares ``report_config_data`` with the cached value."""
