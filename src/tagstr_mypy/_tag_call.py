@@ -30,7 +30,8 @@ from mypy.nodes import (
     FuncDef,
     Var,
 )
-from mypy.plugin import FunctionContext
+from mypy.expandtype import expand_type
+from mypy.plugin import FunctionContext, MethodContext
 from mypy.subtypes import find_member, is_subtype
 from mypy.types import (
     AnyType,
@@ -53,7 +54,7 @@ from tagstr_mypy._errorcodes import fail_interpolation, fail_not_callable, fail_
 from tagstr_mypy._explain import Rejection, TypeNames
 from tagstr_mypy._signatures import formal_at, signatures
 
-__all__ = ["TAG_CALL", "tag_call_callback"]
+__all__ = ["TAG_CALL", "TagCall", "checker_ready", "lambda_of", "tag_call_callback"]
 
 NOT_CALLABLE: Final = "not callable"
 NOT_A_TAG: Final = "not a tag function"
@@ -70,21 +71,101 @@ INTERPOLATION: Final = INTERPOLATION_TYPE
 def tag_call_callback(ctx: FunctionContext) -> Type:
     api = ctx.api
     assert isinstance(api, TypeChecker)
-    if not ctx.args or not ctx.args[0]:
+    call = ctx.context
+    if not isinstance(call, CallExpr) or not call.args or not ctx.arg_types or not ctx.arg_types[0]:
         return ctx.default_return_type
-    checker = api.modules.get(CHECKER)
-    if checker is None or not {"tag_function", "any_interpolation", "decoded"} <= checker.names.keys():
+    if not checker_ready(api):
         # the checked environment has another version of tagstr_runtime: stay quiet
         return ctx.default_return_type
-    tag_expr = ctx.args[0][0]
+    tag_expr = call.args[0]
     tag_type = get_proper_type(ctx.arg_types[0][0])
     if isinstance(tag_type, AnyType):
         return AnyType(TypeOfAny.from_another_any, source_any=tag_type)
     name = tag_expr.name if isinstance(tag_expr, NameExpr) else "?"
     report_untyped_call(api, tag_expr, tag_type, ctx.context)
-    args = ctx.args[1] if len(ctx.args) > 1 else []
-    arg_types = ctx.arg_types[1] if len(ctx.arg_types) > 1 else []
-    return TagCall(api, ctx.context, tag_expr, tag_type, name, args, arg_types).check()
+    args = call.args[1:]
+    arg_types = [slot_type(api, arg, typ) for arg, typ in zip(args, flat_types(ctx)[1:])]
+    tag_call = TagCall(api, call, tag_expr, tag_type, name, args, arg_types)
+    if not has_own_signature(tag_type):
+        return tag_call.check()
+    # mypy checked the call against the tag's own signature (the signature hook):
+    # its return type is the call's, and other plugins' hooks on the tag apply
+    result = tag_call.check(ctx.default_return_type)
+    if isinstance(get_proper_type(result), AnyType) and tag_call.rejected:
+        return result
+    return other_plugins_result(api, ctx, tag_expr, tag_type, result)
+
+
+def checker_ready(api: TypeChecker) -> bool:
+    checker = api.modules.get(CHECKER)
+    return checker is not None and {"tag_function", "any_interpolation", "decoded"} <= checker.names.keys()
+
+
+def has_own_signature(tag_type: ProperType) -> bool:
+    """Whether the signature hook gives mypy the tag's own signature for the call."""
+    if isinstance(tag_type, (CallableType, Overloaded)):
+        return True
+    if isinstance(tag_type, Instance):
+        call = get_proper_type(find_member("__call__", tag_type, tag_type, is_operator=True))
+        return isinstance(call, (CallableType, Overloaded))
+    return False
+
+
+def flat_types(ctx: FunctionContext) -> list[Type]:
+    """The actual arguments' types in call order (mypy groups them by parameter)."""
+    return [typ for group in ctx.arg_types for typ in group]
+
+
+def slot_type(api: TypeChecker, arg: Expression, inferred: Type) -> Type:
+    """An interpolation's type as ``Interpolation[<its value's type>]``, the value as
+    mypy typed it in the tag's context.  The wrapper's own type is no guide: mypy
+    takes the wrapper's type argument from the context when it can, even when
+    the value does not fit it."""
+    lam = lambda_of(arg)
+    if lam is None:
+        return inferred
+    value = api.lookup_type_or_none(lam.expr())
+    proper = get_proper_type(inferred)
+    if value is None or not isinstance(proper, TupleType):
+        return inferred
+    fallback = proper.partial_fallback
+    if fallback.type.fullname != INTERPOLATION or len(fallback.args) != 1:
+        return inferred
+    variables = fallback.type.defn.type_vars
+    generic = fallback.type.tuple_type
+    if generic is None or len(variables) != 1:
+        return inferred
+    variable = get_proper_type(variables[0])
+    expanded = get_proper_type(expand_type(generic, {variable.id: value})) if isinstance(variable, TypeVarType) else None
+    if not isinstance(expanded, TupleType):
+        return inferred
+    return expanded.copy_modified(fallback=fallback.copy_modified(args=[value]))
+
+
+def other_plugins_result(
+    api: TypeChecker, ctx: FunctionContext, tag_expr: Expression, tag_type: ProperType, result: Type
+) -> Type:
+    """What another plugin's function (or ``__call__`` method) hook on the tag makes
+    of the call, given what it would see for ``tag(...)``: the arguments without the tag."""
+    plugin = api.plugin
+    fullname = tag_expr.fullname if isinstance(tag_expr, RefExpr) else ""
+    if isinstance(tag_type, CallableType) and tag_type.is_type_obj():
+        fullname = tag_type.type_object().fullname
+    if isinstance(tag_type, Instance):
+        method = plugin.get_method_hook(f"{tag_type.type.fullname}.__call__")
+        if method is None:
+            return result
+        return method(MethodContext(
+            tag_type, ctx.arg_types[1:], ctx.arg_kinds[1:], ctx.callee_arg_names[1:],
+            ctx.arg_names[1:], result, ctx.args[1:], ctx.context, api,
+        ))
+    hook = plugin.get_function_hook(fullname) if fullname and fullname != TAG_CALL else None
+    if hook is None:
+        return result
+    return hook(FunctionContext(
+        ctx.arg_types[1:], ctx.arg_kinds[1:], ctx.callee_arg_names[1:], ctx.arg_names[1:],
+        result, ctx.args[1:], ctx.context, api,
+    ))
 
 
 def report_untyped_call(api: TypeChecker, tag_expr: Expression, tag_type: ProperType, context: Context) -> None:
@@ -125,18 +206,22 @@ class TagCall:
         self.args = args
         self.arg_types = arg_types
 
-    def check(self) -> Type:
+    rejected = False
+
+    def check(self, result: Type | None = None) -> Type:
+        """The call's type: ``result`` when mypy typed the call already."""
         verdict = self.verdict()
         if verdict is not None:
+            self.rejected = True
             self.reject(verdict)
             return AnyType(TypeOfAny.from_error)
         fast = self.direct_result()
         if fast is not None:
-            return fast
-        result, failed = self.call(self.arg_types)
+            return fast if result is None else result
+        own, failed = self.call(self.arg_types)
         if failed:
             self.report_slots()
-        return result
+        return own if result is None else result
 
     def reject(self, verdict: str) -> None:
         """The error, and mypy's reasons as its notes."""
