@@ -64,11 +64,19 @@ def tag_signature_callback(ctx: FunctionSigContext) -> FunctionLike:
     own = own_signature(api, tag_expr, tag_type, args, call)
     if own is None:
         return ctx.default_signature
-    CallErrors.install(api.msg.errors).expect(api, args)
+    errors = CallErrors.install(api.msg.errors)
+    errors.expect(api, args)
     leading = ctx.default_signature
     assert isinstance(leading, CallableType)
     items = [prefixed(item, leading) for item in own.items]
-    return items[0] if len(items) == 1 else Overloaded(items)
+    if len(items) > 1:
+        return Overloaded(items)
+    if not own.is_type_obj():
+        # mypy hooks the call once, right after checking it: whether it failed is
+        # known then (an overload is tried many times, a class is checked for
+        # more than its arguments: the function hook checks those again)
+        errors.record(api, call)
+    return items[0]
 
 
 def own_signature(
@@ -137,6 +145,7 @@ class CallErrors:
         self.wrappers: set[tuple[str, int, int]] = set()
         self.bodies: set[tuple[str, int, int]] = set()
         self.dropping: tuple[str, int, int] | None = None
+        self.recording: dict[int, tuple[ErrorWatcher, list[bool]]] = {}
 
     @classmethod
     def install(cls, errors: Errors) -> CallErrors:
@@ -167,15 +176,57 @@ class CallErrors:
     def drops(self, file: str, info: ErrorInfo) -> bool:
         at = (file, info.line, info.column)
         if info.severity == "note":
-            return self.dropping == at
+            return self.dropping == at and not info.message.startswith("Revealed ")
         self.dropping = None
-        message = info.message
-        ours = _NAMED in message or (
-            info.code == ARG_TYPE and at in self.wrappers and message.startswith("Argument 1 to ")
-        ) or (info.code == RETURN_VALUE and at in self.bodies and message.startswith("Incompatible return value type"))
+        ours = self.about_the_call(at, info)
         if ours:
             self.dropping = at
         return ours
+
+    def about_the_call(self, at: tuple[str, int, int], info: ErrorInfo) -> bool:
+        message = info.message
+        if _NAMED in message:
+            return True
+        if info.code == ARG_TYPE:
+            return at in self.wrappers and message.startswith("Argument 1 to ")
+        if info.code == RETURN_VALUE:
+            return at in self.bodies and message.startswith("Incompatible return value type")
+        return False
+
+    def record(self, api: TypeChecker, call: CallExpr) -> None:
+        """Watch, from the top of the stack, for mypy's errors about ``call``
+        (dropped later, at the bottom) until the function hook asks."""
+        file = api.path
+        where = {(file, call.line, call.column)}
+        for arg in call.args[1:]:
+            where.add((file, arg.line, arg.column))
+            lam = lambda_of(arg)
+            if lam is not None and isinstance(arg, CallExpr):
+                where.add((file, arg.args[0].line, arg.args[0].column))
+                where.add((file, lam.expr().line, lam.expr().column))
+        failed: list[bool] = []
+
+        def saw(file: str, info: ErrorInfo) -> bool:
+            at = (file, info.line, info.column)
+            if not failed and info.severity == "error" and at in where and self.about_the_call(at, info):
+                failed.append(True)
+            return False  # only watching
+
+        errors = api.msg.errors
+        watcher = ErrorWatcher(errors, filter_errors=saw)
+        errors._watchers.append(watcher)
+        self.recording[id(call)] = (watcher, failed)
+
+    def failed(self, api: TypeChecker, call: CallExpr) -> bool | None:
+        """Whether mypy found ``call`` wrong; None: not recorded."""
+        found = self.recording.pop(id(call), None)
+        if found is None:
+            return None
+        watcher, failed = found
+        watchers = api.msg.errors._watchers
+        if watcher in watchers:
+            watchers.remove(watcher)
+        return bool(failed)
 
 
 _INSTALLED: dict[int, tuple[ErrorWatcher, CallErrors]] = {}

@@ -50,7 +50,7 @@ from mypy.types import (
 
 from tagstr_runtime.frontend import CHECKER_MODULE, INTERPOLATION_TYPE
 
-from tagstr_mypy._errorcodes import fail_interpolation, fail_not_callable, fail_signature
+from tagstr_mypy._errorcodes import fail_interpolation, fail_not_callable, fail_signature, fail_together
 from tagstr_mypy._explain import Rejection, TypeNames
 from tagstr_mypy._signatures import formal_at, signatures
 
@@ -90,7 +90,10 @@ def tag_call_callback(ctx: FunctionContext) -> Type:
         return tag_call.check()
     # mypy checked the call against the tag's own signature (the signature hook):
     # its return type is the call's, and other plugins' hooks on the tag apply
-    result = tag_call.check(ctx.default_return_type)
+    from tagstr_mypy._call_context import CallErrors
+
+    failed = CallErrors.install(api.msg.errors).failed(api, call)
+    result = tag_call.check(ctx.default_return_type, failed)
     if isinstance(get_proper_type(result), AnyType) and tag_call.rejected:
         return result
     return other_plugins_result(api, ctx, tag_expr, tag_type, result)
@@ -208,13 +211,18 @@ class TagCall:
 
     rejected = False
 
-    def check(self, result: Type | None = None) -> Type:
-        """The call's type: ``result`` when mypy typed the call already."""
+    def check(self, result: Type | None = None, failed: bool | None = None) -> Type:
+        """The call's type: ``result`` when mypy typed the call already; ``failed``:
+        whether mypy found that call wrong (None: not known, check again)."""
         verdict = self.verdict()
         if verdict is not None:
             self.rejected = True
             self.reject(verdict)
             return AnyType(TypeOfAny.from_error)
+        if failed is not None and result is not None:
+            if failed:
+                self.report_slots()
+            return result
         fast = self.direct_result()
         if fast is not None:
             return fast if result is None else result
@@ -326,7 +334,16 @@ class TagCall:
                 format_type(value, self.api.options), self.name, self.accepted(index),
             )
             reported = True
-        if not reported:  # only a combination fails (e.g. one type variable, two types)
+        if not reported and not unrelated:
+            # only a combination fails (e.g. one type variable, two types)
+            values = [
+                (self.slot_text(i), format_type(self.value_alone(i), self.api.options))
+                for i, typ in enumerate(self.arg_types)
+                if self.value_type(typ) is not None
+            ]
+            fail_together(self.api, self.context, self.name, values)
+        elif unrelated:
+            # mypy's own error says what is wrong
             temps: list[Expression] = [
                 TempNode(typ, context=arg) for typ, arg in zip(self.arg_types, self.args)
             ]
@@ -338,6 +355,17 @@ class TagCall:
         """Where an error about argument ``index`` is reported: the interpolation's expression."""
         lam = lambda_of(self.args[index])
         return lam.expr() if lam is not None else self.args[index]
+
+    def value_alone(self, index: int) -> Type:
+        """The value's type without the tag's context: what a failed inference
+        leaves in the type map (``list[Any]``) tells the reader nothing."""
+        lam = lambda_of(self.args[index])
+        value = self.value_type(self.arg_types[index])
+        assert value is not None
+        if lam is None:
+            return value
+        with self.api.msg.filter_errors(), self.api.local_type_map:
+            return self.api.expr_checker.accept(lam.expr())
 
     def slot_text(self, index: int) -> str:
         return expr_text(self.args[index])
