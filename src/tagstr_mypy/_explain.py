@@ -29,6 +29,7 @@ from mypy.types import Instance, ProperType, Type, get_proper_type
 from tagstr_runtime.frontend import INTERPOLATION_TYPE
 
 from tagstr_mypy._signatures import most_positional, signatures
+from tagstr_mypy._trials import values_only
 
 __all__ = ["Rejection", "TypeNames"]
 
@@ -132,7 +133,7 @@ class Rejection(NamedTuple):
             TempNode(typ, context=args[i] if i < len(args) else self.context)
             for i, typ in enumerate(arg_types)
         ]
-        with self.api.msg.filter_errors(save_filtered_errors=True) as watcher:
+        with self.api.msg.filter_errors(save_filtered_errors=True) as watcher, values_only(self.api):
             self.api.expr_checker.check_call(
                 self.tag_type, temps, [ARG_POS] * len(temps), self.context,
                 callable_name=self.callable_name,

@@ -53,6 +53,7 @@ from tagstr_runtime.frontend import CHECKER_MODULE, INTERPOLATION_TYPE
 from tagstr_mypy._errorcodes import fail_interpolation, fail_not_callable, fail_signature, fail_together
 from tagstr_mypy._explain import Rejection, TypeNames
 from tagstr_mypy._signatures import formal_at, signatures
+from tagstr_mypy._trials import values_only
 
 __all__ = ["TAG_CALL", "TagCall", "checker_ready", "lambda_of", "tag_call_callback"]
 
@@ -307,7 +308,7 @@ class TagCall:
         temps: list[Expression] = [
             TempNode(typ, context=arg) for typ, arg in zip(arg_types, self.args)
         ]
-        with self.api.msg.filter_errors() as watcher:
+        with self.api.msg.filter_errors() as watcher, values_only(self.api):
             result, _ = self.api.expr_checker.check_call(
                 self.tag_type, temps, [ARG_POS] * len(temps), self.context,
                 callable_name=self.callable_name(),
@@ -347,9 +348,10 @@ class TagCall:
             temps: list[Expression] = [
                 TempNode(typ, context=arg) for typ, arg in zip(self.arg_types, self.args)
             ]
-            self.api.expr_checker.check_call(
-                self.tag_type, temps, [ARG_POS] * len(temps), self.context
-            )
+            with values_only(self.api):
+                self.api.expr_checker.check_call(
+                    self.tag_type, temps, [ARG_POS] * len(temps), self.context
+                )
 
     def slot_context(self, index: int) -> Context:
         """Where an error about argument ``index`` is reported: the interpolation's expression."""
