@@ -10,9 +10,11 @@ tag-string terms, what does not fit.
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from mypy.checker import TypeChecker
+from mypy.errors import ErrorInfo
 from mypy.messages import format_type
 from mypy.nodes import (
     ARG_POS,
@@ -63,6 +65,7 @@ NOT_A_TAG: Final = "not a tag function"
 # the verdict depends on, by value (mypy types compare structurally), never by
 # identity: dmypy updates a class in place, and its old verdict must not stay.
 _VERDICTS: dict[object, str | None] = {}
+_ARGUMENT: Final = re.compile(r"Argument \d+ ")
 
 CHECKER: Final = CHECKER_MODULE
 TAG_CALL: Final = f"{CHECKER}.tag_call"
@@ -348,7 +351,9 @@ class TagCall:
             temps: list[Expression] = [
                 TempNode(typ, context=arg) for typ, arg in zip(self.arg_types, self.args)
             ]
-            with values_only(self.api):
+            # (not its argument errors, which count literal parts: the
+            # call fails without them)
+            with values_only(self.api), self.api.msg.filter_errors(filter_errors=about_an_argument):
                 self.api.expr_checker.check_call(
                     self.tag_type, temps, [ARG_POS] * len(temps), self.context
                 )
@@ -412,6 +417,10 @@ class TagCall:
             elif not is_named_instance(get_proper_type(proper.upper_bound), "builtins.object"):
                 said.append(f"{format_type(proper, options)} is bound to {format_type(proper.upper_bound, options)}")
         return f" ({'; '.join(said)})" if said else ""
+
+
+def about_an_argument(file: str, info: ErrorInfo) -> bool:
+    return _ARGUMENT.match(info.message) is not None
 
 
 def interpolation_value(typ: Type) -> Type | None:
