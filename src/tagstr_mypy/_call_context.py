@@ -32,11 +32,10 @@ from mypy.types import (
     Instance,
     Overloaded,
     ProperType,
-    TypeOfAny,
     get_proper_type,
 )
 
-from tagstr_mypy._tag_call import TAG_CALL, TagCall, checker_ready, lambda_of
+from tagstr_mypy._tag_call import TagCall, checker_ready, lambda_of
 
 __all__ = ["CALLEE", "tag_signature_callback"]
 

@@ -133,17 +133,21 @@ def slot_type(api: TypeChecker, arg: Expression, inferred: Type) -> Type:
         return inferred
     value = api.lookup_type_or_none(lam.expr())
     proper = get_proper_type(inferred)
-    if value is None or not isinstance(proper, TupleType):
+    if value is None:
         return inferred
+    if isinstance(proper, Instance) and proper.type.fullname == INTERPOLATION and len(proper.args) == 1:
+        return proper.copy_modified(args=[value])
+    if not isinstance(proper, TupleType):
+        return inferred
+    # a tuple subclass: its items hold the value's type too
     fallback = proper.partial_fallback
-    if fallback.type.fullname != INTERPOLATION or len(fallback.args) != 1:
+    info = fallback.type
+    if info.fullname != INTERPOLATION or len(fallback.args) != 1 or info.tuple_type is None:
         return inferred
-    variables = fallback.type.defn.type_vars
-    generic = fallback.type.tuple_type
-    if generic is None or len(variables) != 1:
+    variable = get_proper_type(info.defn.type_vars[0]) if len(info.defn.type_vars) == 1 else None
+    if not isinstance(variable, TypeVarType):
         return inferred
-    variable = get_proper_type(variables[0])
-    expanded = get_proper_type(expand_type(generic, {variable.id: value})) if isinstance(variable, TypeVarType) else None
+    expanded = get_proper_type(expand_type(info.tuple_type, {variable.id: value}))
     if not isinstance(expanded, TupleType):
         return inferred
     return expanded.copy_modified(fallback=fallback.copy_modified(args=[value]))
