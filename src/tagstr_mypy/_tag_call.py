@@ -23,17 +23,13 @@ from mypy.nodes import (
     CallExpr,
     Context,
     Expression,
-    LambdaExpr,
     NameExpr,
     RefExpr,
-    StrExpr,
     TempNode,
-    TupleExpr,
     FuncDef,
     Var,
 )
-from mypy.expandtype import expand_type
-from mypy.plugin import FunctionContext, MethodContext
+from mypy.plugin import FunctionContext
 from mypy.subtypes import find_member, is_subtype
 from mypy.types import (
     AnyType,
@@ -54,10 +50,13 @@ from tagstr_runtime.frontend import CHECKER_MODULE, INTERPOLATION_TYPE
 
 from tagstr_mypy._errorcodes import fail_interpolation, fail_not_callable, fail_signature, fail_together
 from tagstr_mypy._explain import Rejection, TypeNames
+from tagstr_mypy._call_errors import CallErrors
+from tagstr_mypy._fields import expr_text, flat_types, lambda_of, slot_type
+from tagstr_mypy._other_plugins import has_own_signature, other_plugins_result
 from tagstr_mypy._signatures import formal_at, signatures
 from tagstr_mypy._trials import values_only
 
-__all__ = ["TAG_CALL", "TagCall", "checker_ready", "lambda_of", "tag_call_callback"]
+__all__ = ["TAG_CALL", "TagCall", "checker_ready", "tag_call_callback"]
 
 NOT_CALLABLE: Final = "not callable"
 NOT_A_TAG: Final = "not a tag function"
@@ -87,96 +86,25 @@ def tag_call_callback(ctx: FunctionContext) -> Type:
         return AnyType(TypeOfAny.from_another_any, source_any=tag_type)
     name = tag_expr.name if isinstance(tag_expr, NameExpr) else "?"
     report_untyped_call(api, tag_expr, tag_type, ctx.context)
-    args = call.args[1:]
-    arg_types = [slot_type(api, arg, typ) for arg, typ in zip(args, flat_types(ctx)[1:])]
-    tag_call = TagCall(api, call, tag_expr, tag_type, name, args, arg_types)
-    if not has_own_signature(tag_type):
-        return tag_call.check()
+    own = has_own_signature(tag_type)
     # mypy checked the call against the tag's own signature (the signature hook):
-    # its return type is the call's, and other plugins' hooks on the tag apply
-    from tagstr_mypy._call_context import CallErrors
-
-    failed = CallErrors.install(api.msg.errors).failed(api, call)
+    # whether that failed is known, and its return type is the call's
+    failed = CallErrors.install(api.msg.errors).failed(api, call) if own else None
+    args = call.args[1:]
+    arg_types = [] if failed is False else [slot_type(api, arg, typ) for arg, typ in zip(args, flat_types(ctx)[1:])]
+    tag_call = TagCall(api, call, tag_expr, tag_type, name, args, arg_types)
+    if not own:
+        return tag_call.check()
     result = tag_call.check(ctx.default_return_type, failed)
-    if isinstance(get_proper_type(result), AnyType) and tag_call.rejected:
+    if tag_call.rejected:
         return result
+    # other plugins' hooks on the tag apply, as to the call
     return other_plugins_result(api, ctx, tag_expr, tag_type, result)
 
 
 def checker_ready(api: TypeChecker) -> bool:
     checker = api.modules.get(CHECKER)
     return checker is not None and {"tag_function", "any_interpolation", "decoded"} <= checker.names.keys()
-
-
-def has_own_signature(tag_type: ProperType) -> bool:
-    """Whether the signature hook gives mypy the tag's own signature for the call."""
-    if isinstance(tag_type, (CallableType, Overloaded)):
-        return True
-    if isinstance(tag_type, Instance):
-        call = get_proper_type(find_member("__call__", tag_type, tag_type, is_operator=True))
-        return isinstance(call, (CallableType, Overloaded))
-    return False
-
-
-def flat_types(ctx: FunctionContext) -> list[Type]:
-    """The actual arguments' types in call order (mypy groups them by parameter)."""
-    return [typ for group in ctx.arg_types for typ in group]
-
-
-def slot_type(api: TypeChecker, arg: Expression, inferred: Type) -> Type:
-    """An interpolation's type as ``Interpolation[<its value's type>]``, the value as
-    mypy typed it in the tag's context.  The wrapper's own type is no guide: mypy
-    takes the wrapper's type argument from the context when it can, even when
-    the value does not fit it."""
-    lam = lambda_of(arg)
-    if lam is None:
-        return inferred
-    value = api.lookup_type_or_none(lam.expr())
-    proper = get_proper_type(inferred)
-    if value is None:
-        return inferred
-    if isinstance(proper, Instance) and proper.type.fullname == INTERPOLATION and len(proper.args) == 1:
-        return proper.copy_modified(args=[value])
-    if not isinstance(proper, TupleType):
-        return inferred
-    # a tuple subclass: its items hold the value's type too
-    fallback = proper.partial_fallback
-    info = fallback.type
-    if info.fullname != INTERPOLATION or len(fallback.args) != 1 or info.tuple_type is None:
-        return inferred
-    variable = get_proper_type(info.defn.type_vars[0]) if len(info.defn.type_vars) == 1 else None
-    if not isinstance(variable, TypeVarType):
-        return inferred
-    expanded = get_proper_type(expand_type(info.tuple_type, {variable.id: value}))
-    if not isinstance(expanded, TupleType):
-        return inferred
-    return expanded.copy_modified(fallback=fallback.copy_modified(args=[value]))
-
-
-def other_plugins_result(
-    api: TypeChecker, ctx: FunctionContext, tag_expr: Expression, tag_type: ProperType, result: Type
-) -> Type:
-    """What another plugin's function (or ``__call__`` method) hook on the tag makes
-    of the call, given what it would see for ``tag(...)``: the arguments without the tag."""
-    plugin = api.plugin
-    fullname = tag_expr.fullname if isinstance(tag_expr, RefExpr) else ""
-    if isinstance(tag_type, CallableType) and tag_type.is_type_obj():
-        fullname = tag_type.type_object().fullname
-    if isinstance(tag_type, Instance):
-        method = plugin.get_method_hook(f"{tag_type.type.fullname}.__call__")
-        if method is None:
-            return result
-        return method(MethodContext(
-            tag_type, ctx.arg_types[1:], ctx.arg_kinds[1:], ctx.callee_arg_names[1:],
-            ctx.arg_names[1:], result, ctx.args[1:], ctx.context, api,
-        ))
-    hook = plugin.get_function_hook(fullname) if fullname and fullname != TAG_CALL else None
-    if hook is None:
-        return result
-    return hook(FunctionContext(
-        ctx.arg_types[1:], ctx.arg_kinds[1:], ctx.callee_arg_names[1:], ctx.arg_names[1:],
-        result, ctx.args[1:], ctx.context, api,
-    ))
 
 
 def report_untyped_call(api: TypeChecker, tag_expr: Expression, tag_type: ProperType, context: Context) -> None:
@@ -442,20 +370,3 @@ def flatten(typ: Type) -> list[ProperType]:
     if isinstance(proper, UnionType):
         return [p for item in proper.items for p in flatten(item)]
     return [proper]
-
-
-def lambda_of(arg: Expression) -> LambdaExpr | None:
-    """``Interpolation((lambda: expr, 'expr', conv, spec))`` -> the lambda."""
-    if isinstance(arg, CallExpr) and arg.args and isinstance(arg.args[0], TupleExpr):
-        first = arg.args[0].items[0] if arg.args[0].items else None
-        if isinstance(first, LambdaExpr):
-            return first
-    return None
-
-
-def expr_text(arg: Expression) -> str:
-    if isinstance(arg, CallExpr) and arg.args and isinstance(arg.args[0], TupleExpr):
-        items = arg.args[0].items
-        if len(items) > 1 and isinstance(items[1], StrExpr):
-            return items[1].value
-    return "?"

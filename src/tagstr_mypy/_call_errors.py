@@ -1,0 +1,127 @@
+"""What mypy says about the call a tag string stands for, watched and dropped.
+
+mypy's own messages about that call count literal parts (``Argument 4 to``)
+and name generated code (the wrapper ``Interpolation``, the call's name
+``"tag string"``); the function hook says the same in tag-string terms.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from mypy.checker import TypeChecker
+from mypy.errorcodes import ARG_TYPE, RETURN_VALUE
+from mypy.errors import ErrorInfo, Errors, ErrorWatcher
+from mypy.nodes import CallExpr, Expression
+
+from tagstr_mypy._fields import lambda_of
+
+__all__ = ["CALLEE", "CallErrors"]
+
+#: The name mypy's messages give the call a tag string stands for; no user
+#: callable can have it (it is no identifier), so the messages naming it are ours.
+CALLEE: Final = "tag string"
+_NAMED: Final = f'"{CALLEE}"'
+
+
+class CallErrors:
+    """The bottom-most error watcher of a build, for its whole life: it drops what
+    mypy reports about the call a tag string stands for, never anything else.
+
+    At the bottom of mypy's stack of watchers it sees an error only once every
+    other watcher has let it through (errors of trial checks never reach it,
+    errors replayed from mypy's expression cache reach it when replayed), and no
+    other watcher ever pops it.
+    """
+
+    def __init__(self) -> None:
+        # positions (file, line, column) of the generated parts of interpolations:
+        # the wrapper's argument and the lambda's body
+        self.wrappers: set[tuple[str, int, int]] = set()
+        self.bodies: set[tuple[str, int, int]] = set()
+        self.dropping: tuple[str, int, int] | None = None
+        self.recording: dict[int, tuple[ErrorWatcher, list[bool]]] = {}
+
+    @classmethod
+    def install(cls, errors: Errors) -> CallErrors:
+        # mypy's classes are compiled: a watcher is told apart by identity, not subclass
+        found = _INSTALLED.get(id(errors))
+        watchers = errors._watchers
+        if found is not None and watchers and watchers[0] is found[0]:
+            return found[1]
+        owner = cls()
+        watcher = ErrorWatcher(errors, filter_errors=owner.drops)
+        watchers.insert(0, watcher)
+        _INSTALLED.clear()  # one build at a time; an older one's Errors is gone
+        _INSTALLED[id(errors)] = (watcher, owner)
+        return owner
+
+    def expect(self, api: TypeChecker, args: list[Expression]) -> None:
+        file = api.path
+        for arg in args:
+            lam = lambda_of(arg)
+            if lam is None:
+                continue
+            assert isinstance(arg, CallExpr)
+            wrapped = arg.args[0]
+            self.wrappers.add((file, wrapped.line, wrapped.column))
+            body = lam.expr()
+            self.bodies.add((file, body.line, body.column))
+
+    def drops(self, file: str, info: ErrorInfo) -> bool:
+        at = (file, info.line, info.column)
+        if info.severity == "note":
+            return self.dropping == at and not info.message.startswith("Revealed ")
+        self.dropping = None
+        ours = self.about_the_call(at, info)
+        if ours:
+            self.dropping = at
+        return ours
+
+    def about_the_call(self, at: tuple[str, int, int], info: ErrorInfo) -> bool:
+        message = info.message
+        if _NAMED in message:
+            return True
+        if info.code == ARG_TYPE:
+            return at in self.wrappers and message.startswith("Argument 1 to ")
+        if info.code == RETURN_VALUE:
+            return at in self.bodies and message.startswith("Incompatible return value type")
+        return False
+
+    def record(self, api: TypeChecker, call: CallExpr) -> None:
+        """Watch, from the top of the stack, for mypy's errors about ``call``
+        (dropped later, at the bottom) until the function hook asks."""
+        file = api.path
+        where = {(file, call.line, call.column)}
+        for arg in call.args[1:]:
+            where.add((file, arg.line, arg.column))
+            lam = lambda_of(arg)
+            if lam is not None and isinstance(arg, CallExpr):
+                where.add((file, arg.args[0].line, arg.args[0].column))
+                where.add((file, lam.expr().line, lam.expr().column))
+        failed: list[bool] = []
+
+        def saw(file: str, info: ErrorInfo) -> bool:
+            at = (file, info.line, info.column)
+            if not failed and info.severity == "error" and at in where and self.about_the_call(at, info):
+                failed.append(True)
+            return False  # only watching
+
+        errors = api.msg.errors
+        watcher = ErrorWatcher(errors, filter_errors=saw)
+        errors._watchers.append(watcher)
+        self.recording[id(call)] = (watcher, failed)
+
+    def failed(self, api: TypeChecker, call: CallExpr) -> bool | None:
+        """Whether mypy found ``call`` wrong; None: not recorded."""
+        found = self.recording.pop(id(call), None)
+        if found is None:
+            return None
+        watcher, failed = found
+        watchers = api.msg.errors._watchers
+        if watcher in watchers:
+            watchers.remove(watcher)
+        return bool(failed)
+
+
+_INSTALLED: dict[int, tuple[ErrorWatcher, CallErrors]] = {}
