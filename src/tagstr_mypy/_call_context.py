@@ -53,18 +53,17 @@ def tag_signature_callback(ctx: FunctionSigContext) -> FunctionLike:
     own = own_signature(api, tag_expr, tag_type, args, call)
     if own is None:
         return ctx.default_signature
-    errors = CallErrors.install(api.msg.errors)
-    errors.expect(api, args)
     leading = ctx.default_signature
     assert isinstance(leading, CallableType)
     items = [prefixed(item, leading) for item in own.items]
+    # mypy hooks a single signature's call once, right after checking it:
+    # whether it failed is known then (an overload is tried many times, a
+    # class is checked for more than its arguments: the function hook checks
+    # those again)
+    record = len(items) == 1 and not own.is_type_obj()
+    CallErrors.install(api.msg.errors).expect(api, call, record)
     if len(items) > 1:
         return Overloaded(items)
-    if not own.is_type_obj():
-        # mypy hooks the call once, right after checking it: whether it failed is
-        # known then (an overload is tried many times, a class is checked for
-        # more than its arguments: the function hook checks those again)
-        errors.record(api, call)
     return items[0]
 
 

@@ -12,7 +12,7 @@ from typing import Final
 from mypy.checker import TypeChecker
 from mypy.errorcodes import ARG_TYPE, RETURN_VALUE
 from mypy.errors import ErrorInfo, Errors, ErrorWatcher
-from mypy.nodes import CallExpr, Expression
+from mypy.nodes import CallExpr
 
 from tagstr_mypy._fields import lambda_of
 
@@ -56,17 +56,44 @@ class CallErrors:
         _INSTALLED[id(errors)] = (watcher, owner)
         return owner
 
-    def expect(self, api: TypeChecker, args: list[Expression]) -> None:
+    def expect(self, api: TypeChecker, call: CallExpr, record: bool) -> None:
+        """Note where mypy reports on ``call``'s generated parts; ``record``: also
+        watch, from the top of the stack, whether it reports the call wrong (the
+        errors are dropped later, at the bottom) until the function hook asks."""
         file = api.path
-        for arg in args:
+        at_call = {(file, call.line, call.column)}
+        bodies = set()
+        for arg in call.args[1:]:
+            at_call.add((file, arg.line, arg.column))
             lam = lambda_of(arg)
             if lam is None:
                 continue
             assert isinstance(arg, CallExpr)
             wrapped = arg.args[0]
-            self.wrappers.add((file, wrapped.line, wrapped.column))
+            at_call.add((file, wrapped.line, wrapped.column))
             body = lam.expr()
-            self.bodies.add((file, body.line, body.column))
+            bodies.add((file, body.line, body.column))
+        self.wrappers |= at_call
+        self.bodies |= bodies
+        if not record:
+            return
+        failed: list[bool] = []
+
+        def saw(file: str, info: ErrorInfo) -> bool:
+            if not failed and info.severity == "error":
+                at = (file, info.line, info.column)
+                if at in bodies:
+                    # the call of a nested tag string may stand there: only the result counts
+                    if info.code == RETURN_VALUE and info.message.startswith("Incompatible return value type"):
+                        failed.append(True)
+                elif at in at_call and self.about_the_call(at, info):
+                    failed.append(True)
+            return False  # only watching
+
+        errors = api.msg.errors
+        watcher = ErrorWatcher(errors, filter_errors=saw)
+        errors._watchers.append(watcher)
+        self.recording[id(call)] = (watcher, failed)
 
     def drops(self, file: str, info: ErrorInfo) -> bool:
         at = (file, info.line, info.column)
@@ -87,30 +114,6 @@ class CallErrors:
         if info.code == RETURN_VALUE:
             return at in self.bodies and message.startswith("Incompatible return value type")
         return False
-
-    def record(self, api: TypeChecker, call: CallExpr) -> None:
-        """Watch, from the top of the stack, for mypy's errors about ``call``
-        (dropped later, at the bottom) until the function hook asks."""
-        file = api.path
-        where = {(file, call.line, call.column)}
-        for arg in call.args[1:]:
-            where.add((file, arg.line, arg.column))
-            lam = lambda_of(arg)
-            if lam is not None and isinstance(arg, CallExpr):
-                where.add((file, arg.args[0].line, arg.args[0].column))
-                where.add((file, lam.expr().line, lam.expr().column))
-        failed: list[bool] = []
-
-        def saw(file: str, info: ErrorInfo) -> bool:
-            at = (file, info.line, info.column)
-            if not failed and info.severity == "error" and at in where and self.about_the_call(at, info):
-                failed.append(True)
-            return False  # only watching
-
-        errors = api.msg.errors
-        watcher = ErrorWatcher(errors, filter_errors=saw)
-        errors._watchers.append(watcher)
-        self.recording[id(call)] = (watcher, failed)
 
     def failed(self, api: TypeChecker, call: CallExpr) -> bool | None:
         """Whether mypy found ``call`` wrong; None: not recorded."""
