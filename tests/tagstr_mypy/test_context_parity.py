@@ -17,6 +17,8 @@ mypy parser.  Per pair:
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import NamedTuple
 
@@ -266,3 +268,62 @@ def test_a_tag_string_is_typed_as_its_call(module: tuple[Path, list[Pair]], opti
         if not same or leaked:
             differ.append(f"{pair.tag} {pair.exprs}:\n  tag string: {tag} {leaked}\n  call:       {call}")
     assert not differ, f"{len(differ)} of {len(table)} differ:\n" + "\n".join(differ)
+
+
+CONTEXT_TAGS = '''\
+from tagstr_runtime import Decoded, Interpolation
+
+
+def floats(*args: Decoded | Interpolation[list[float]]) -> str:
+    return ""
+'''
+CONTEXT_APP = '''\
+from tags import floats
+
+fine = floats"{[1, 2]}"
+item = floats"{['a']}"
+'''
+
+
+def test_the_daemon_types_in_the_edited_tags_context(tmp_path: Path) -> None:
+    """dmypy: the context follows an edit of the tag's signature, both ways."""
+    write_config(tmp_path)
+    (tmp_path / "tags.py").write_text(CONTEXT_TAGS, encoding="utf-8")
+    (tmp_path / "app.py").write_text(CONTEXT_APP, encoding="utf-8")
+    dmypy = [sys.executable, "-m", "mypy.dmypy", "--status-file", str(tmp_path / ".dmypy.json")]
+
+    def check() -> list[str]:
+        proc = subprocess.run([*dmypy, "run", "--timeout", "120", "--", "--show-column-numbers", "app.py", "tags.py"],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        assert "INTERNAL ERROR" not in proc.stdout + proc.stderr and "Traceback" not in proc.stderr
+        return [line for line in proc.stdout.splitlines() if ": error: " in line]
+
+    floats_errors = ['app.py:4:17: error: List item 0 has incompatible type "str"; expected "float"  [list-item]']
+    try:
+        assert check() == floats_errors
+        (tmp_path / "tags.py").write_text(CONTEXT_TAGS.replace("list[float]", "list[str]"), encoding="utf-8")
+        assert check() == [
+            'app.py:3:17: error: List item 0 has incompatible type "int"; expected "str"  [list-item]',
+            'app.py:3:20: error: List item 1 has incompatible type "int"; expected "str"  [list-item]',
+        ]
+        (tmp_path / "tags.py").write_text(CONTEXT_TAGS, encoding="utf-8")
+        assert check() == floats_errors
+    finally:
+        subprocess.run([*dmypy, "stop"], cwd=tmp_path, capture_output=True, timeout=60)
+
+
+def test_in_process_runs_answer_alike(tmp_path: Path) -> None:
+    """``mypy.api.run`` twice in one process (editor hosts do): the second run
+    gets what the first got (the watchers of a build belong to that build)."""
+    write_config(tmp_path)
+    (tmp_path / "tags.py").write_text(CONTEXT_TAGS, encoding="utf-8")
+    (tmp_path / "app.py").write_text(CONTEXT_APP, encoding="utf-8")
+    script = (
+        "import sys\nfrom mypy import api\n"
+        "for _ in range(2):\n"
+        "    out = api.run(['--no-incremental', '--show-column-numbers', 'app.py'])[0]\n"
+        "    print(out.replace(chr(10), '|'))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    first, second = proc.stdout.splitlines()
+    assert first == second and "app.py:4:17: error: List item 0" in first and "app.py:3" not in first, proc.stdout
