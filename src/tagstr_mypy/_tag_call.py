@@ -2,10 +2,13 @@
 
 The checker tree (``_tree.py``) writes every tag string as
 ``tag_call(tag, <Decoded>, Interpolation((lambda: expr, 'expr', conv, spec)), ...)``.
-mypy has already checked each argument in its own scope when this hook runs
-(the interpolation expressions inside their lambdas, so with lambda scoping);
-the hook then calls the tag itself with the argument *types* and reports, in
-tag-string terms, what does not fit.
+When this hook runs, mypy has checked each argument in its own scope (the
+interpolation expressions inside their lambdas, so with lambda scoping) and,
+for a tag whose signature the signature hook gave it (``_call_context.py``),
+in the tag's context, as the hand-written call: its return type is the tag
+string's, and whether it failed is known.  The hook reports, in tag-string
+terms, what does not fit: a rejected tag, or each interpolation whose value
+the tag does not accept (found by calling the tag with the argument *types*).
 """
 
 from __future__ import annotations
