@@ -35,8 +35,9 @@ class CallErrors:
     """
 
     def __init__(self) -> None:
-        # positions (file, line, column) of the generated parts of interpolations:
-        # the wrapper's argument and the lambda's body
+        # positions (file, line, column) where mypy reports on a tag string's
+        # call: the call, its arguments and each wrapper's argument; and each
+        # generated lambda's body (the interpolation's expression)
         self.wrappers: set[tuple[str, int, int]] = set()
         self.bodies: set[tuple[str, int, int]] = set()
         self.dropping: tuple[str, int, int] | None = None
@@ -108,7 +109,7 @@ class CallErrors:
     def about_the_call(self, at: tuple[str, int, int], info: ErrorInfo) -> bool:
         message = info.message
         if _NAMED in message:
-            return True
+            return at in self.wrappers  # a string "tag string" elsewhere is the user's
         if info.code == ARG_TYPE:
             return at in self.wrappers and message.startswith("Argument 1 to ")
         if info.code == RETURN_VALUE:
