@@ -20,6 +20,7 @@ __all__ = [
     "fail_not_callable",
     "fail_signature",
     "fail_interpolation",
+    "fail_together",
 ]
 
 TAG_NOT_CALLABLE: Final = ErrorCode(
@@ -60,6 +61,17 @@ def fail_interpolation(
         f'Interpolation "{shown_field(expr)}" has type {typ}; tag "{tag}" accepts {accepted}',
         ctx,
         code=TAG_INTERPOLATION,
+    )
+
+
+def fail_together(
+    api: CheckerPluginInterface, ctx: Context, tag: str, values: list[tuple[str, str]]
+) -> None:
+    """Each value fits alone, not all at once (one type variable, two types): the
+    interpolations by their text, never by an argument number counting literal parts."""
+    shown = ", ".join(f'"{shown_field(expr)}" has type {typ}' for expr, typ in values)
+    api.fail(
+        f'Tag "{tag}" cannot take these interpolations together: {shown}', ctx, code=TAG_INTERPOLATION
     )
 
 

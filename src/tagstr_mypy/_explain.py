@@ -22,13 +22,15 @@ from typing import Final, NamedTuple
 from mypy.checker import TypeChecker
 from mypy.errors import ErrorInfo
 from mypy.messages import collect_all_named_types, find_type_overlaps, format_type_inner
-from mypy.nodes import ARG_POS, Context, Expression, TempNode
+from mypy.nodes import ARG_POS, CallExpr, Context, Expression, StrExpr, TempNode, TupleExpr
 from mypy.subtypes import is_subtype
 from mypy.types import Instance, ProperType, Type, get_proper_type
 
 from tagstr_runtime.frontend import INTERPOLATION_TYPE
 
+from tagstr_mypy._errorcodes import shown_field
 from tagstr_mypy._signatures import most_positional, signatures
+from tagstr_mypy._trials import values_only
 
 __all__ = ["Rejection", "TypeNames"]
 
@@ -43,6 +45,7 @@ PASSED: Final = ("Decoded", "Interpolation")
 SHAPES: Final = ("", "d", "i", "di", "id", "did", "idi")
 SHOWN_ARGUMENTS: Final = 6
 _ARGUMENT: Final = re.compile(r"^Argument \d+ ")
+_ARGUMENT_TO: Final = re.compile(r'^Argument (\d+) to "[^"]*"(?: of "[^"]*")?')
 DOCS: Final = '"Coming from the PEP draft" in docs/mypy.md'
 
 
@@ -96,17 +99,19 @@ class Rejection(NamedTuple):
         self.note_look_alikes(names, error)
         failing = self.failing_call(names)
         if failing is not None:
-            header, problems = failing
+            header, problems, parts = failing
             self.note(header, 0, error)
             for group in distinct(problems):
-                self.note(group[0].message, 4, error)
+                self.note(named_part(group[0].message, parts), 4, error)
                 for info in group[1:]:
                     self.note(info.message, 8, error)
 
-    def failing_call(self, names: TypeNames) -> tuple[str, list[ErrorInfo]] | None:
+    def failing_call(self, names: TypeNames) -> tuple[str, list[ErrorInfo], list[str]] | None:
+        """The header, mypy's errors, and what each argument is to the reader."""
         problems = self.problems(self.arg_types, self.args)
         if problems:
-            return f"This tag string calls {self.described(self.arg_types, names)}, which fails:", problems
+            parts = part_names([self.interpolation_text(arg) for arg in self.args])
+            return f"This tag string calls {self.described(self.arg_types, names)}, which fails:", problems, parts
         for kinds in self.shapes():
             types = [self.decoded if kind == "d" else self.interpolation for kind in kinds]
             problems = self.problems(types, [])
@@ -116,7 +121,16 @@ class Rejection(NamedTuple):
                     f"This tag string's call fits, but {shown} would call "
                     f"{self.described(types, names)}, which fails:",
                     problems,
+                    part_names(["x" if kind == "i" else None for kind in kinds]),
                 )
+        return None
+
+    def interpolation_text(self, arg: Expression) -> str | None:
+        """An interpolation's source text; None for a literal part."""
+        if isinstance(arg, CallExpr) and arg.args and isinstance(arg.args[0], TupleExpr):
+            items = arg.args[0].items
+            if len(items) > 1 and isinstance(items[1], StrExpr):
+                return items[1].value
         return None
 
     def shapes(self) -> list[str]:
@@ -132,7 +146,7 @@ class Rejection(NamedTuple):
             TempNode(typ, context=args[i] if i < len(args) else self.context)
             for i, typ in enumerate(arg_types)
         ]
-        with self.api.msg.filter_errors(save_filtered_errors=True) as watcher:
+        with self.api.msg.filter_errors(save_filtered_errors=True) as watcher, values_only(self.api):
             self.api.expr_checker.check_call(
                 self.tag_type, temps, [ARG_POS] * len(temps), self.context,
                 callable_name=self.callable_name,
@@ -199,6 +213,30 @@ def look_alikes(tag_type: ProperType) -> list[Instance]:
                 ):
                     found.setdefault(typ.type.fullname, typ)
     return sorted(found.values(), key=lambda typ: PASSED.index(typ.type.name))
+
+
+def part_names(texts: list[str | None]) -> list[str]:
+    """What the reader calls each argument: ``Interpolation "{x}"``, or the
+    literal part by its rank; a tag-string argument's number counts both kinds."""
+    names, literals = [], 0
+    for text in texts:
+        if text is None:
+            literals += 1
+            names.append(f"Literal part {literals}")
+        else:
+            names.append(f'Interpolation "{shown_field(text)}"')
+    return names
+
+
+def named_part(message: str, parts: list[str]) -> str:
+    """``Argument 4 to "pick" has ...`` -> ``Interpolation "{n}" has ...``."""
+    match = _ARGUMENT_TO.match(message)
+    if match is None:
+        return message
+    index = int(match.group(1)) - 1
+    if not 0 <= index < len(parts):
+        return message
+    return parts[index] + message[match.end():]
 
 
 def tag_string_body(kinds: str) -> str:

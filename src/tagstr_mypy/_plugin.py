@@ -6,11 +6,12 @@ from typing import Any, Callable
 
 from mypy.nodes import MypyFile
 from mypy.options import Options
-from mypy.plugin import FunctionContext, MethodContext, Plugin, ReportConfigContext
-from mypy.types import Type
+from mypy.plugin import FunctionContext, FunctionSigContext, MethodContext, Plugin, ReportConfigContext
+from mypy.types import FunctionLike, Type
 
 from tagstr_mypy import _parse_hook
 from tagstr_mypy._adopt import adopt, module_options
+from tagstr_mypy._call_context import tag_signature_callback
 from tagstr_mypy._tag_call import TAG_CALL, forget_verdicts
 from tagstr_mypy._template_call import TEMPLATE_TAG_CALL, template_call_callback
 from tagstr_mypy._tree import CHECKER_MODULE
@@ -68,6 +69,9 @@ class TagstrPlugin(Plugin):
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         return tag_string_hook if fullname == TAG_CALL else None
+
+    def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
+        return tag_signature_callback if fullname == TAG_CALL else None
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         return template_call_callback if fullname == TEMPLATE_TAG_CALL else None

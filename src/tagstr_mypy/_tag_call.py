@@ -2,17 +2,22 @@
 
 The checker tree (``_tree.py``) writes every tag string as
 ``tag_call(tag, <Decoded>, Interpolation((lambda: expr, 'expr', conv, spec)), ...)``.
-mypy has already checked each argument in its own scope when this hook runs
-(the interpolation expressions inside their lambdas, so with lambda scoping);
-the hook then calls the tag itself with the argument *types* and reports, in
-tag-string terms, what does not fit.
+When this hook runs, mypy has checked each argument in its own scope (the
+interpolation expressions inside their lambdas, so with lambda scoping) and,
+for a tag whose signature the signature hook gave it (``_call_context.py``),
+in the tag's context, as the hand-written call: its return type is the tag
+string's, and whether it failed is known.  The hook reports, in tag-string
+terms, what does not fit: a rejected tag, or each interpolation whose value
+the tag does not accept (found by calling the tag with the argument *types*).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from mypy.checker import TypeChecker
+from mypy.errors import ErrorInfo
 from mypy.messages import format_type
 from mypy.nodes import (
     ARG_POS,
@@ -21,12 +26,9 @@ from mypy.nodes import (
     CallExpr,
     Context,
     Expression,
-    LambdaExpr,
     NameExpr,
     RefExpr,
-    StrExpr,
     TempNode,
-    TupleExpr,
     FuncDef,
     Var,
 )
@@ -49,11 +51,15 @@ from mypy.types import (
 
 from tagstr_runtime.frontend import CHECKER_MODULE, INTERPOLATION_TYPE
 
-from tagstr_mypy._errorcodes import fail_interpolation, fail_not_callable, fail_signature
+from tagstr_mypy._errorcodes import fail_interpolation, fail_not_callable, fail_signature, fail_together
 from tagstr_mypy._explain import Rejection, TypeNames
+from tagstr_mypy._call_errors import CallErrors
+from tagstr_mypy._fields import expr_text, flat_types, lambda_of, slot_type
+from tagstr_mypy._other_plugins import has_own_signature, other_plugins_result
 from tagstr_mypy._signatures import formal_at, signatures
+from tagstr_mypy._trials import values_only
 
-__all__ = ["TAG_CALL", "tag_call_callback"]
+__all__ = ["TAG_CALL", "TagCall", "checker_ready", "tag_call_callback"]
 
 NOT_CALLABLE: Final = "not callable"
 NOT_A_TAG: Final = "not a tag function"
@@ -64,6 +70,7 @@ NOT_A_TAG: Final = "not a tag function"
 # compare equal), so the cache lives for one build or dmypy update: see
 # forget_verdicts.
 _VERDICTS: dict[object, str | None] = {}
+_ARGUMENT: Final = re.compile(r"Argument \d+ ")
 
 
 def forget_verdicts() -> None:
@@ -81,21 +88,37 @@ INTERPOLATION: Final = INTERPOLATION_TYPE
 def tag_call_callback(ctx: FunctionContext) -> Type:
     api = ctx.api
     assert isinstance(api, TypeChecker)
-    if not ctx.args or not ctx.args[0]:
+    call = ctx.context
+    if not isinstance(call, CallExpr) or not call.args or not ctx.arg_types or not ctx.arg_types[0]:
         return ctx.default_return_type
-    checker = api.modules.get(CHECKER)
-    if checker is None or not {"tag_function", "any_interpolation", "decoded"} <= checker.names.keys():
+    if not checker_ready(api):
         # the checked environment has another version of tagstr_runtime: stay quiet
         return ctx.default_return_type
-    tag_expr = ctx.args[0][0]
+    tag_expr = call.args[0]
     tag_type = get_proper_type(ctx.arg_types[0][0])
     if isinstance(tag_type, AnyType):
         return AnyType(TypeOfAny.from_another_any, source_any=tag_type)
     name = tag_expr.name if isinstance(tag_expr, NameExpr) else "?"
     report_untyped_call(api, tag_expr, tag_type, ctx.context)
-    args = ctx.args[1] if len(ctx.args) > 1 else []
-    arg_types = ctx.arg_types[1] if len(ctx.arg_types) > 1 else []
-    return TagCall(api, ctx.context, tag_expr, tag_type, name, args, arg_types).check()
+    own = has_own_signature(tag_type)
+    # mypy checked the call against the tag's own signature (the signature hook):
+    # whether that failed is known, and its return type is the call's
+    failed = CallErrors.install(api.msg.errors).failed(api, call) if own else None
+    args = call.args[1:]
+    arg_types = [] if failed is False else [slot_type(api, arg, typ) for arg, typ in zip(args, flat_types(ctx)[1:])]
+    tag_call = TagCall(api, call, tag_expr, tag_type, name, args, arg_types)
+    if not own:
+        return tag_call.check()
+    result = tag_call.check(ctx.default_return_type, failed)
+    if tag_call.rejected:
+        return result
+    # other plugins' hooks on the tag apply, as to the call
+    return other_plugins_result(api, ctx, tag_expr, tag_type, result)
+
+
+def checker_ready(api: TypeChecker) -> bool:
+    checker = api.modules.get(CHECKER)
+    return checker is not None and {"tag_function", "any_interpolation", "decoded"} <= checker.names.keys()
 
 
 def report_untyped_call(api: TypeChecker, tag_expr: Expression, tag_type: ProperType, context: Context) -> None:
@@ -136,18 +159,27 @@ class TagCall:
         self.args = args
         self.arg_types = arg_types
 
-    def check(self) -> Type:
+    rejected = False
+
+    def check(self, result: Type | None = None, failed: bool | None = None) -> Type:
+        """The call's type: ``result`` when mypy typed the call already; ``failed``:
+        whether mypy found that call wrong (None: not known, check again)."""
         verdict = self.verdict()
         if verdict is not None:
+            self.rejected = True
             self.reject(verdict)
             return AnyType(TypeOfAny.from_error)
+        if failed is not None and result is not None:
+            if failed:
+                self.report_slots()
+            return result
         fast = self.direct_result()
         if fast is not None:
-            return fast
-        result, failed = self.call(self.arg_types)
+            return fast if result is None else result
+        own, failed = self.call(self.arg_types)
         if failed:
             self.report_slots()
-        return result
+        return own if result is None else result
 
     def reject(self, verdict: str) -> None:
         """The error, and mypy's reasons as its notes."""
@@ -225,7 +257,7 @@ class TagCall:
         temps: list[Expression] = [
             TempNode(typ, context=arg) for typ, arg in zip(arg_types, self.args)
         ]
-        with self.api.msg.filter_errors() as watcher:
+        with self.api.msg.filter_errors() as watcher, values_only(self.api):
             result, _ = self.api.expr_checker.check_call(
                 self.tag_type, temps, [ARG_POS] * len(temps), self.context,
                 callable_name=self.callable_name(),
@@ -252,18 +284,41 @@ class TagCall:
                 format_type(value, self.api.options), self.name, self.accepted(index),
             )
             reported = True
-        if not reported:  # only a combination fails (e.g. one type variable, two types)
+        if not reported and not unrelated:
+            # only a combination fails (e.g. one type variable, two types)
+            values = [
+                (self.slot_text(i), format_type(self.value_alone(i), self.api.options))
+                for i, typ in enumerate(self.arg_types)
+                if self.value_type(typ) is not None
+            ]
+            fail_together(self.api, self.context, self.name, values)
+        elif unrelated:
+            # mypy's own error says what is wrong
             temps: list[Expression] = [
                 TempNode(typ, context=arg) for typ, arg in zip(self.arg_types, self.args)
             ]
-            self.api.expr_checker.check_call(
-                self.tag_type, temps, [ARG_POS] * len(temps), self.context
-            )
+            # (not its argument errors, which count literal parts: the
+            # call fails without them)
+            with values_only(self.api), self.api.msg.filter_errors(filter_errors=about_an_argument):
+                self.api.expr_checker.check_call(
+                    self.tag_type, temps, [ARG_POS] * len(temps), self.context
+                )
 
     def slot_context(self, index: int) -> Context:
         """Where an error about argument ``index`` is reported: the interpolation's expression."""
         lam = lambda_of(self.args[index])
         return lam.expr() if lam is not None else self.args[index]
+
+    def value_alone(self, index: int) -> Type:
+        """The value's type without the tag's context: what a failed inference
+        leaves in the type map (``list[Any]``) tells the reader nothing."""
+        lam = lambda_of(self.args[index])
+        value = self.value_type(self.arg_types[index])
+        assert value is not None
+        if lam is None:
+            return value
+        with self.api.msg.filter_errors(), self.api.local_type_map:
+            return self.api.expr_checker.accept(lam.expr())
 
     def slot_text(self, index: int) -> str:
         return expr_text(self.args[index])
@@ -310,6 +365,10 @@ class TagCall:
         return f" ({'; '.join(said)})" if said else ""
 
 
+def about_an_argument(file: str, info: ErrorInfo) -> bool:
+    return _ARGUMENT.match(info.message) is not None
+
+
 def interpolation_value(typ: Type) -> Type | None:
     """``T`` of ``Interpolation[T]`` (a TupleType whose fallback is the class), or None."""
     proper = get_proper_type(typ)
@@ -325,20 +384,3 @@ def flatten(typ: Type) -> list[ProperType]:
     if isinstance(proper, UnionType):
         return [p for item in proper.items for p in flatten(item)]
     return [proper]
-
-
-def lambda_of(arg: Expression) -> LambdaExpr | None:
-    """``Interpolation((lambda: expr, 'expr', conv, spec))`` -> the lambda."""
-    if isinstance(arg, CallExpr) and arg.args and isinstance(arg.args[0], TupleExpr):
-        first = arg.args[0].items[0] if arg.args[0].items else None
-        if isinstance(first, LambdaExpr):
-            return first
-    return None
-
-
-def expr_text(arg: Expression) -> str:
-    if isinstance(arg, CallExpr) and arg.args and isinstance(arg.args[0], TupleExpr):
-        items = arg.args[0].items
-        if len(items) > 1 and isinstance(items[1], StrExpr):
-            return items[1].value
-    return "?"

@@ -111,7 +111,7 @@ class TemplateCall(TagCall):
         self.contexts = contexts
         self.texts = texts
 
-    def check(self) -> Type:
+    def check(self, result: Type | None = None, failed: bool | None = None) -> Type:
         # the tag is a TemplateTag: a tag function by construction, no verdict to give
         result, failed = self.call(self.arg_types)
         if failed:

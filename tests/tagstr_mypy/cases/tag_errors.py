@@ -35,10 +35,10 @@ x = one"abc"  # E:5: Tag "one" cannot be called with tag-string arguments: a tag
 # N@33:5:     Too few arguments for "one"
 y = strs"abc {number}"  # E:5: Tag "strs" cannot be called with tag-string arguments: a tag must accept "*args: Decoded | Interpolation", and it is "def strs(*args: str) -> str"  [tagstr-signature]
 # N@36:5: This tag string calls strs(Decoded, Interpolation[int]), which fails:
-# N@36:5:     Argument 2 to "strs" has incompatible type "Interpolation[int]"; expected "str"
+# N@36:5:     Interpolation "{number}" has incompatible type "Interpolation[int]"; expected "str"
 z = interpolations_only"{x}"  # E:5: Tag "interpolations_only" cannot be called with tag-string arguments: a tag must accept "*args: Decoded | Interpolation", and it is "def interpolations_only(*args: Interpolation[Any]) -> str"  [tagstr-signature]
 # N@39:5: This tag string's call fits, but interpolations_only"a" would call interpolations_only(Decoded), which fails:
-# N@39:5:     Argument 1 to "interpolations_only" has incompatible type "Decoded"; expected "Interpolation[Any]"
+# N@39:5:     Literal part 1 has incompatible type "Decoded"; expected "Interpolation[Any]"
 w = NeedsStr"abc"  # E:5: Tag "NeedsStr" cannot be called with tag-string arguments: a tag must accept "*args: Decoded | Interpolation", and it is "type[NeedsStr]"  [tagstr-signature]
 # N@42:5: This tag string's call fits, but NeedsStr"" would call NeedsStr(), which fails:
 # N@42:5:     Too few arguments for "NeedsStr"

@@ -1,0 +1,131 @@
+"""What mypy says about the call a tag string stands for, watched and dropped.
+
+mypy's own messages about that call count literal parts (``Argument 4 to``)
+and name generated code (the wrapper ``Interpolation``, the call's name
+``"tag string"``); the function hook says the same in tag-string terms.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from mypy.checker import TypeChecker
+from mypy.errorcodes import ARG_TYPE, RETURN_VALUE
+from mypy.errors import ErrorInfo, Errors, ErrorWatcher
+from mypy.nodes import CallExpr
+
+from tagstr_mypy._fields import lambda_of
+
+__all__ = ["CALLEE", "CallErrors"]
+
+#: The name mypy's messages give the call a tag string stands for; no user
+#: callable can have it (it is no identifier), so the messages naming it are ours.
+CALLEE: Final = "tag string"
+_NAMED: Final = f'"{CALLEE}"'
+
+
+class CallErrors:
+    """The bottom-most error watcher of a build, for its whole life: it drops what
+    mypy reports about the call a tag string stands for, never anything else.
+
+    At the bottom of mypy's stack of watchers it sees an error only once every
+    other watcher has let it through (errors of trial checks never reach it,
+    errors replayed from mypy's expression cache reach it when replayed), and no
+    other watcher ever pops it.
+    """
+
+    def __init__(self) -> None:
+        # positions (file, line, column) where mypy reports on a tag string's
+        # call: the call, its arguments and each wrapper's argument; and each
+        # generated lambda's body (the interpolation's expression)
+        self.wrappers: set[tuple[str, int, int]] = set()
+        self.bodies: set[tuple[str, int, int]] = set()
+        self.dropping: tuple[str, int, int] | None = None
+        self.recording: dict[int, tuple[ErrorWatcher, list[bool]]] = {}
+
+    @classmethod
+    def install(cls, errors: Errors) -> CallErrors:
+        # mypy's classes are compiled: a watcher is told apart by identity, not subclass
+        found = _INSTALLED.get(id(errors))
+        watchers = errors._watchers
+        if found is not None and watchers and watchers[0] is found[0]:
+            return found[1]
+        owner = cls()
+        watcher = ErrorWatcher(errors, filter_errors=owner.drops)
+        watchers.insert(0, watcher)
+        _INSTALLED.clear()  # one build at a time; an older one's Errors is gone
+        _INSTALLED[id(errors)] = (watcher, owner)
+        return owner
+
+    def expect(self, api: TypeChecker, call: CallExpr, record: bool) -> None:
+        """Note where mypy reports on ``call``'s generated parts; ``record``: also
+        watch, from the top of the stack, whether it reports the call wrong (the
+        errors are dropped later, at the bottom) until the function hook asks."""
+        file = api.path
+        at_call = {(file, call.line, call.column)}
+        bodies = set()
+        for arg in call.args[1:]:
+            at_call.add((file, arg.line, arg.column))
+            lam = lambda_of(arg)
+            if lam is None:
+                continue
+            assert isinstance(arg, CallExpr)
+            wrapped = arg.args[0]
+            at_call.add((file, wrapped.line, wrapped.column))
+            body = lam.expr()
+            bodies.add((file, body.line, body.column))
+        self.wrappers |= at_call
+        self.bodies |= bodies
+        if not record:
+            return
+        failed: list[bool] = []
+
+        def saw(file: str, info: ErrorInfo) -> bool:
+            if not failed and info.severity == "error":
+                at = (file, info.line, info.column)
+                if at in bodies:
+                    # the call of a nested tag string may stand there: only the result counts
+                    if info.code == RETURN_VALUE and info.message.startswith("Incompatible return value type"):
+                        failed.append(True)
+                elif at in at_call and self.about_the_call(at, info):
+                    failed.append(True)
+            return False  # only watching
+
+        errors = api.msg.errors
+        watcher = ErrorWatcher(errors, filter_errors=saw)
+        errors._watchers.append(watcher)
+        self.recording[id(call)] = (watcher, failed)
+
+    def drops(self, file: str, info: ErrorInfo) -> bool:
+        at = (file, info.line, info.column)
+        if info.severity == "note":
+            return self.dropping == at and not info.message.startswith("Revealed ")
+        self.dropping = None
+        ours = self.about_the_call(at, info)
+        if ours:
+            self.dropping = at
+        return ours
+
+    def about_the_call(self, at: tuple[str, int, int], info: ErrorInfo) -> bool:
+        message = info.message
+        if _NAMED in message:
+            return at in self.wrappers  # a string "tag string" elsewhere is the user's
+        if info.code == ARG_TYPE:
+            return at in self.wrappers and message.startswith("Argument 1 to ")
+        if info.code == RETURN_VALUE:
+            return at in self.bodies and message.startswith("Incompatible return value type")
+        return False
+
+    def failed(self, api: TypeChecker, call: CallExpr) -> bool | None:
+        """Whether mypy found ``call`` wrong; None: not recorded."""
+        found = self.recording.pop(id(call), None)
+        if found is None:
+            return None
+        watcher, failed = found
+        watchers = api.msg.errors._watchers
+        if watcher in watchers:
+            watchers.remove(watcher)
+        return bool(failed)
+
+
+_INSTALLED: dict[int, tuple[ErrorWatcher, CallErrors]] = {}
