@@ -29,6 +29,7 @@ from mypy.types import (
 )
 
 from tagstr_mypy._call_errors import CALLEE, CallErrors
+from tagstr_mypy._deprecated import deprecation_in_user_terms
 from tagstr_mypy._other_plugins import own_signature
 from tagstr_mypy._tag_call import TagCall, checker_ready
 
@@ -61,7 +62,9 @@ def tag_signature_callback(ctx: FunctionSigContext) -> FunctionLike:
     # class is checked for more than its arguments: the function hook checks
     # those again)
     record = len(items) == 1 and not own.is_type_obj()
-    CallErrors.install(api.msg.errors).expect(api, call, record)
+    CallErrors.install(api.msg.errors).expect(
+        api, call, record, lambda infos: deprecation_in_user_terms(api, tag_type, infos)
+    )
     if len(items) > 1:
         return Overloaded(items)
     return items[0]

@@ -7,10 +7,10 @@ and name generated code (the wrapper ``Interpolation``, the call's name
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Callable, Final
 
 from mypy.checker import TypeChecker
-from mypy.errorcodes import ARG_TYPE, RETURN_VALUE
+from mypy.errorcodes import ARG_TYPE, DEPRECATED, RETURN_VALUE
 from mypy.errors import ErrorInfo, Errors, ErrorWatcher
 from mypy.nodes import CallExpr
 
@@ -42,6 +42,9 @@ class CallErrors:
         self.bodies: set[tuple[str, int, int]] = set()
         self.dropping: tuple[str, int, int] | None = None
         self.recording: dict[int, tuple[ErrorWatcher, list[bool]]] = {}
+        # at a tag string's call: how its deprecation errors are re-worded (mypy
+        # reports a deprecated overload once the call is checked, after the hooks)
+        self.rewording: dict[tuple[str, int, int], Callable[[list[ErrorInfo]], None]] = {}
 
     @classmethod
     def install(cls, errors: Errors) -> CallErrors:
@@ -51,18 +54,25 @@ class CallErrors:
         if found is not None and watchers and watchers[0] is found[0]:
             return found[1]
         owner = cls()
-        watcher = ErrorWatcher(errors, filter_errors=owner.drops)
+        # filter_deprecated: deprecation errors reach a watcher only if it asks
+        watcher = ErrorWatcher(errors, filter_errors=owner.drops, filter_deprecated=True)
         watchers.insert(0, watcher)
         _INSTALLED.clear()  # one build at a time; an older one's Errors is gone
         _INSTALLED[id(errors)] = (watcher, owner)
         return owner
 
-    def expect(self, api: TypeChecker, call: CallExpr, record: bool) -> None:
+    def expect(
+        self, api: TypeChecker, call: CallExpr, record: bool,
+        reword: Callable[[list[ErrorInfo]], None] | None = None,
+    ) -> None:
         """Note where mypy reports on ``call``'s generated parts; ``record``: also
         watch, from the top of the stack, whether it reports the call wrong (the
-        errors are dropped later, at the bottom) until the function hook asks."""
+        errors are dropped later, at the bottom) until the function hook asks;
+        ``reword``: what re-words a deprecation error reported at the call."""
         file = api.path
         at_call = {(file, call.line, call.column)}
+        if reword is not None:
+            self.rewording[(file, call.line, call.column)] = reword
         bodies = set()
         for arg in call.args[1:]:
             at_call.add((file, arg.line, arg.column))
@@ -101,6 +111,15 @@ class CallErrors:
         if info.severity == "note":
             return self.dropping == at and not info.message.startswith("Revealed ")
         self.dropping = None
+        if info.code == DEPRECATED:
+            reword = self.rewording.get(at)
+            if reword is None:
+                return False
+            # in the user's terms, each time mypy reports it (for the call, and
+            # where the function hook checks an overloaded tag once more: mypy
+            # prints identical errors once)
+            reword([info])
+            return False
         ours = self.about_the_call(at, info)
         if ours:
             self.dropping = at
