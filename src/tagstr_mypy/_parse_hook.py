@@ -17,8 +17,12 @@ Two Python-level entry points reach every parse:
 * ``ast.parse``, called by mypy's stdlib-``ast`` parser (``--no-native-parser``
   and parallel workers, see ``use_stdlib_parser_in_worker``): on a
   ``SyntaxError`` it returns the desugared tree when the source has tag strings.
+  It is wrapped only from a plugin build's ``transform_source`` (``_mark_source``)
+  to the ``ast.parse`` call that follows it; between parses it is stock.
 
-Malformed tag strings become mypy syntax errors at their exact position.
+Both wrappers act only for builds that load the plugin (``_builds``): any other
+build in the same process gets stock mypy.  Malformed tag strings become mypy
+syntax errors at their exact position.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import threading
 from typing import Any, Callable, NamedTuple
 
 from tagstr_runtime.frontend import TagSyntaxError, decode_source, strict, wrap_once
+from tagstr_mypy import _builds
 from tagstr_mypy._tree import checker_tree
 
 __all__ = ["PENDING", "Pending", "convert", "install", "use_stdlib_parser_in_worker"]
@@ -36,19 +41,22 @@ __all__ = ["PENDING", "Pending", "convert", "install", "use_stdlib_parser_in_wor
 #: path -> the desugared tree built for it, waiting for ``get_additional_deps``
 PENDING: dict[str, Pending] = {}
 
-_lock = threading.Lock()
-_options: Any = None
+_lock = threading.RLock()
 _native_parse: Callable[..., Any] | None = None
 _ast_parse: Callable[..., ast.AST] = ast.parse
+#: thread id -> the source a plugin build's ``transform_source`` handed over last
+_MARKED: dict[int, object] = {}
 #: count columns in characters in the stdlib-ast path (set in parallel workers)
 _char_columns = False
 
 
-def install(options: Any) -> None:
-    """Wrap both parsers, once per process; ``options`` are mypy's global options."""
-    global _options
+def install(plugin: object, options: Any) -> None:
+    """Take part in the parses of ``options``' build (mypy's global options) while ``plugin`` lives.
+
+    The native parser is wrapped once per process; the wrapper passes other
+    builds' calls straight through.  ``ast.parse`` is wrapped per parse.
+    """
     with _lock:
-        _options = options
         try:
             import ast_serialize
         except ImportError:  # mypy before the native parser
@@ -56,7 +64,7 @@ def install(options: Any) -> None:
         else:
             wrap_once(ast_serialize, "parse", _make_native, tool=_TOOL,
                       feature="tag strings with the native parser (--no-native-parser still has them)")
-        wrap_once(ast, "parse", _make_stdlib, tool=_TOOL, feature="tag strings with the stdlib-ast parser")
+        _builds.register(plugin, options, _mark_source)
 
 
 _TOOL = "tagstr_mypy"
@@ -69,11 +77,27 @@ def _make_native(original: Callable[..., Any]) -> Callable[..., Any]:
     return _parse_native
 
 
-def _make_stdlib(original: Callable[..., ast.AST]) -> Callable[..., ast.AST]:
+@_builds.marker
+def _mark_source(source: Any) -> Any:
+    """A plugin build's ``transform_source``: ``source`` unchanged, and the
+    ``ast.parse`` call that follows (mypy's, in this thread) wrapped."""
     global _ast_parse
-    _ast_parse = original
-    _parse_stdlib.__doc__ = original.__doc__
-    return _parse_stdlib
+    with _lock:
+        _MARKED[threading.get_ident()] = source
+        if ast.parse is not _parse_stdlib:
+            _ast_parse = ast.parse
+            setattr(ast, "parse", _parse_stdlib)  # noqa: B010  (typeshed overloads ast.parse)
+    return source
+
+
+def _take_marked(source: object) -> bool:
+    """Whether this call parses the source this thread's plugin build marked;
+    the last one out puts ``ast.parse`` back (unless someone wrapped ours since)."""
+    with _lock:
+        marked = _MARKED.pop(threading.get_ident(), None)
+        if not _MARKED and ast.parse is _parse_stdlib:
+            setattr(ast, "parse", _ast_parse)  # noqa: B010
+    return marked is not None and marked is source
 
 
 def use_stdlib_parser_in_worker(options: Any) -> None:
@@ -100,6 +124,8 @@ def use_stdlib_parser_in_worker(options: Any) -> None:
 
 def _parse_native(fnam: str, source: str | bytes | None = None, *args: Any, **kwargs: Any) -> Any:
     assert _native_parse is not None
+    if not _builds.is_plugin_build(kwargs):
+        return _native_parse(fnam, source, *args, **kwargs)
     # Each parse of a file replaces what an earlier one left: a build that a
     # blocking error aborted before get_additional_deps must not leave a tree
     # for the next build (dmypy, mypy.api.run twice) to swap in.
@@ -237,10 +263,12 @@ def _with_errors(result: Any, errors: list[dict[str, Any]]) -> Any:
 def _parse_stdlib(
     source: str | bytes, filename: str = "<unknown>", mode: str = "exec", *args: Any, **kwargs: Any
 ) -> ast.AST:
+    if not _take_marked(source):
+        return _ast_parse(source, filename, mode, *args, **kwargs)
     try:
         return _ast_parse(source, filename, mode, *args, **kwargs)
     except SyntaxError as exc:
-        if mode != "exec" or _options is None:
+        if mode != "exec":
             raise
         original = exc
     feature = kwargs.get("feature_version")

@@ -63,7 +63,7 @@ class TagstrPlugin(Plugin):
     def __init__(self, options: Options) -> None:
         super().__init__(options)
         _parse_hook.use_stdlib_parser_in_worker(options)
-        _parse_hook.install(options)
+        _parse_hook.install(self, options)
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         return tag_call_callback if fullname == TAG_CALL else None
