@@ -14,37 +14,45 @@ what it is given, which always comes from the calling build's ``Options``:
   ``register`` records for as long as the plugin object lives;
 * the stdlib parser calls ``options.transform_source(source)`` right before
   ``ast.parse(source)``; ``register`` sets it, for builds that parse with
-  ``ast``, to the parse hook's marker (another tool's transform still runs
-  first).
+  ``ast``, to the parse hook's marker bound to the build's options (another
+  tool's transform still runs first).
+
+Either way the parse hook learns the calling build's options.
 """
 
 from __future__ import annotations
 
+import functools
 import threading
 import weakref
 from typing import Any, Callable
 
-__all__ = ["is_plugin_build", "marker", "register"]
+__all__ = ["build_options", "register"]
 
 _lock = threading.RLock()  # re-entrant: a finalizer may run inside a locked block
-#: id of a list of a live plugin build's options -> [the list (keeps its id), builds sharing it]
+#: id of a list of a live plugin build's options -> [the list (keeps its id), builds sharing it, options]
 _LISTS: dict[int, list[Any]] = {}
 _MARKER = "_tagstr_marks_source"
 
 
-def register(plugin: object, options: Any, mark: Callable[[Any], Any]) -> None:
-    """Recognise the parse calls of ``options``' build while ``plugin`` lives."""
+def register(plugin: object, options: Any, mark: Callable[[Any, Any], Any]) -> None:
+    """Recognise the parse calls of ``options``' build while ``plugin`` lives.
+
+    ``mark(options, source)`` becomes ``options.transform_source`` for the stdlib parser.
+    """
     lists = [options.always_true, options.always_false]
     for section in options.per_module_options.values():
         lists.extend(section[key] for key in ("always_true", "always_false") if key in section)
     keys = [id(found) for found in lists]
     with _lock:
         for found in lists:
-            _LISTS.setdefault(id(found), [found, 0])[1] += 1
+            _LISTS.setdefault(id(found), [found, 0, options])[1] += 1
     weakref.finalize(plugin, _unregister, keys)
     previous = options.transform_source
     if not options.native_parser and not getattr(previous, _MARKER, False):
-        options.transform_source = mark if previous is None else _chained(previous, mark)
+        bound = functools.partial(mark, options)
+        options.transform_source = bound if previous is None else _chained(previous, bound)
+        setattr(options.transform_source, _MARKER, True)
 
 
 def _unregister(keys: list[int]) -> None:
@@ -56,9 +64,11 @@ def _unregister(keys: list[int]) -> None:
                 del _LISTS[key]
 
 
-def is_plugin_build(parse_kwargs: dict[str, Any]) -> bool:
-    """Whether a native parse call (its keyword arguments) comes from a plugin build."""
-    return id(parse_kwargs.get("always_true")) in _LISTS or id(parse_kwargs.get("always_false")) in _LISTS
+def build_options(parse_kwargs: dict[str, Any]) -> Any:
+    """The options of the plugin build a native parse call (its keyword
+    arguments) comes from; None for a build without the plugin."""
+    entry = _LISTS.get(id(parse_kwargs.get("always_true"))) or _LISTS.get(id(parse_kwargs.get("always_false")))
+    return None if entry is None else entry[2]
 
 
 def _chained(previous: Callable[[Any], Any], mark: Callable[[Any], Any]) -> Callable[[Any], Any]:
@@ -67,11 +77,4 @@ def _chained(previous: Callable[[Any], Any], mark: Callable[[Any], Any]) -> Call
     def transform(source: Any) -> Any:
         return mark(previous(source))
 
-    setattr(transform, _MARKER, True)
     return transform
-
-
-def marker(mark: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """``mark``, flagged so that ``register`` does not chain it twice."""
-    setattr(mark, _MARKER, True)
-    return mark

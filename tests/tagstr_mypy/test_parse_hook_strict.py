@@ -8,9 +8,12 @@ import pytest
 
 pytest.importorskip("mypy.nodes")  # the module, not just a package named mypy
 
+from mypy.options import Options  # noqa: E402
+
 from tagstr_mypy import _parse_hook  # noqa: E402
 
 TAGGED = 'x = 1\ny = html"<b>{x}</b>"\n'
+OPTIONS = Options()  # a plugin build's, as _builds binds them to the marker
 
 
 @pytest.fixture
@@ -24,23 +27,23 @@ def broken(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_stdlib_parser_falls_back(broken: None, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("TAGSTR_STRICT", raising=False)
     with pytest.raises(SyntaxError) as info:
-        ast.parse(_parse_hook._mark_source(TAGGED), "tagged.py")  # as a plugin build calls it
+        ast.parse(_parse_hook._mark_source(OPTIONS, TAGGED), "tagged.py")  # as a plugin build calls it
     assert (info.value.msg, info.value.lineno) == ("invalid syntax", 2)  # CPython's own error
 
 
 def test_stdlib_parser_strict(broken: None, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TAGSTR_STRICT", "1")
     with pytest.raises(RuntimeError, match="forced bug"):
-        ast.parse(_parse_hook._mark_source(TAGGED), "tagged.py")
+        ast.parse(_parse_hook._mark_source(OPTIONS, TAGGED), "tagged.py")
 
 
 def test_ast_parse_is_wrapped_for_the_marked_parse_only() -> None:
     stock = ast.parse
-    source = _parse_hook._mark_source(TAGGED)
+    source = _parse_hook._mark_source(OPTIONS, TAGGED)
     assert ast.parse is _parse_hook._parse_stdlib
     with pytest.raises(SyntaxError):
         ast.parse(TAGGED + "\n")  # another source in the meantime: stock, and disarms
     assert ast.parse is stock
-    _parse_hook._mark_source(source)
+    _parse_hook._mark_source(OPTIONS, source)
     assert isinstance(ast.parse(source, "tagged.py"), ast.Module)
     assert ast.parse is stock
