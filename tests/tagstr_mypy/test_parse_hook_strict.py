@@ -26,15 +26,20 @@ def broken(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_stdlib_parser_falls_back(broken: None, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("TAGSTR_STRICT", raising=False)
+    stock = ast.parse
+    source = _parse_hook._mark_source(OPTIONS, TAGGED)  # as a plugin build calls it, then ast.parse
     with pytest.raises(SyntaxError) as info:
-        ast.parse(_parse_hook._mark_source(OPTIONS, TAGGED), "tagged.py")  # as a plugin build calls it
+        ast.parse(source, "tagged.py")
     assert (info.value.msg, info.value.lineno) == ("invalid syntax", 2)  # CPython's own error
+    assert info.traceback[1].name == "_parse_stdlib"  # through the hook
+    assert ast.parse is stock
 
 
 def test_stdlib_parser_strict(broken: None, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TAGSTR_STRICT", "1")
+    source = _parse_hook._mark_source(OPTIONS, TAGGED)
     with pytest.raises(RuntimeError, match="forced bug"):
-        ast.parse(_parse_hook._mark_source(OPTIONS, TAGGED), "tagged.py")
+        ast.parse(source, "tagged.py")
 
 
 def test_ast_parse_is_wrapped_for_the_marked_parse_only() -> None:
