@@ -17,8 +17,12 @@ Two Python-level entry points reach every parse:
 * ``ast.parse``, called by mypy's stdlib-``ast`` parser (``--no-native-parser``
   and parallel workers, see ``use_stdlib_parser_in_worker``): on a
   ``SyntaxError`` it returns the desugared tree when the source has tag strings.
+  It is wrapped only from a plugin build's ``transform_source`` (``_mark_source``)
+  to the ``ast.parse`` call that follows it; between parses it is stock.
 
-Malformed tag strings become mypy syntax errors at their exact position.
+Both wrappers act only for builds that load the plugin (``_builds``): any other
+build in the same process gets stock mypy.  Malformed tag strings become mypy
+syntax errors at their exact position.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ import threading
 from typing import Any, Callable, NamedTuple
 
 from tagstr_runtime.frontend import TagSyntaxError, decode_source, strict, wrap_once
+from tagstr_mypy import _builds
+from tagstr_mypy._environment import missing_runtime
 from tagstr_mypy._tree import checker_tree
 
 __all__ = ["PENDING", "Pending", "convert", "install", "use_stdlib_parser_in_worker"]
@@ -36,19 +42,24 @@ __all__ = ["PENDING", "Pending", "convert", "install", "use_stdlib_parser_in_wor
 #: path -> the desugared tree built for it, waiting for ``get_additional_deps``
 PENDING: dict[str, Pending] = {}
 
-_lock = threading.Lock()
-_options: Any = None
+_lock = threading.RLock()
 _native_parse: Callable[..., Any] | None = None
 _ast_parse: Callable[..., ast.AST] = ast.parse
+#: thread id -> (the source a plugin build's ``transform_source`` handed over last, its options)
+_MARKED: dict[int, tuple[object, Any]] = {}
 #: count columns in characters in the stdlib-ast path (set in parallel workers)
 _char_columns = False
+#: a parallel worker: the coordinator's native parse already reported a missing runtime
+_in_worker = False
 
 
-def install(options: Any) -> None:
-    """Wrap both parsers, once per process; ``options`` are mypy's global options."""
-    global _options
+def install(plugin: object, options: Any) -> None:
+    """Take part in the parses of ``options``' build (mypy's global options) while ``plugin`` lives.
+
+    The native parser is wrapped once per process; the wrapper passes other
+    builds' calls straight through.  ``ast.parse`` is wrapped per parse.
+    """
     with _lock:
-        _options = options
         try:
             import ast_serialize
         except ImportError:  # mypy before the native parser
@@ -56,7 +67,7 @@ def install(options: Any) -> None:
         else:
             wrap_once(ast_serialize, "parse", _make_native, tool=_TOOL,
                       feature="tag strings with the native parser (--no-native-parser still has them)")
-        wrap_once(ast, "parse", _make_stdlib, tool=_TOOL, feature="tag strings with the stdlib-ast parser")
+        _builds.register(plugin, options, _mark_source)
 
 
 _TOOL = "tagstr_mypy"
@@ -69,11 +80,27 @@ def _make_native(original: Callable[..., Any]) -> Callable[..., Any]:
     return _parse_native
 
 
-def _make_stdlib(original: Callable[..., ast.AST]) -> Callable[..., ast.AST]:
+def _mark_source(options: Any, source: Any) -> Any:
+    """A plugin build's ``transform_source``: ``source`` unchanged, and the
+    ``ast.parse`` call that follows (mypy's, in this thread) wrapped."""
     global _ast_parse
-    _ast_parse = original
-    _parse_stdlib.__doc__ = original.__doc__
-    return _parse_stdlib
+    with _lock:
+        _MARKED[threading.get_ident()] = (source, options)
+        if ast.parse is not _parse_stdlib:
+            _ast_parse = ast.parse
+            setattr(ast, "parse", _parse_stdlib)  # noqa: B010  (typeshed overloads ast.parse)
+    return source
+
+
+def _take_marked(source: object) -> Any:
+    """The options of the plugin build that marked this source in this thread,
+    else None; the last one out puts ``ast.parse`` back (unless someone wrapped
+    ours since)."""
+    with _lock:
+        marked = _MARKED.pop(threading.get_ident(), None)
+        if not _MARKED and ast.parse is _parse_stdlib:
+            setattr(ast, "parse", _ast_parse)  # noqa: B010
+    return marked[1] if marked is not None and marked[0] is source else None
 
 
 def use_stdlib_parser_in_worker(options: Any) -> None:
@@ -90,9 +117,10 @@ def use_stdlib_parser_in_worker(options: Any) -> None:
     main = sys.modules.get("__main__")
     spec = getattr(main, "__spec__", None)
     if spec is not None and spec.name.startswith("mypy.build_worker") and options.native_parser:
-        global _char_columns
+        global _char_columns, _in_worker
         options.native_parser = False
         _char_columns = True  # columns as the native parser would count them
+        _in_worker = True
 
 
 # -- native parser ------------------------------------------------------------------
@@ -100,6 +128,9 @@ def use_stdlib_parser_in_worker(options: Any) -> None:
 
 def _parse_native(fnam: str, source: str | bytes | None = None, *args: Any, **kwargs: Any) -> Any:
     assert _native_parse is not None
+    options = _builds.build_options(kwargs)
+    if options is None:  # a build without the plugin
+        return _native_parse(fnam, source, *args, **kwargs)
     # Each parse of a file replaces what an earlier one left: a build that a
     # blocking error aborted before get_additional_deps must not leave a tree
     # for the next build (dmypy, mypy.api.run twice) to swap in.
@@ -115,7 +146,7 @@ def _parse_native(fnam: str, source: str | bytes | None = None, *args: Any, **kw
     ):
         return result
     try:
-        return _tag_strings_native(result, fnam, source, args, kwargs)
+        return _tag_strings_native(result, fnam, source, options, args, kwargs)
     except Exception as exc:  # a bug of ours must not become a mypy crash
         if strict():
             raise
@@ -123,7 +154,7 @@ def _parse_native(fnam: str, source: str | bytes | None = None, *args: Any, **kw
 
 
 def _tag_strings_native(
-    result: Any, fnam: str, source: str | bytes | None, args: Any, kwargs: dict[str, Any]
+    result: Any, fnam: str, source: str | bytes | None, options: Any, args: Any, kwargs: dict[str, Any]
 ) -> Any:
     assert _native_parse is not None
     if source is None:
@@ -153,7 +184,13 @@ def _tag_strings_native(
         return native
     skip_bodies = bool(kwargs.get("skip_function_bodies", args[0] if args else False))
     PENDING[fnam] = Pending(built.tree, skip_bodies, text)
-    return native
+    missing = missing_runtime(options)
+    if missing is None:
+        return native
+    at = built.desugaring.source.pos(built.desugaring.tag_strings[0].span.start)
+    # not blocking: the rest of the file, interpolations included, is still checked
+    error = {**_error(at.line, at.col_char, missing), "blocker": False, "code": "import-not-found"}
+    return _with_errors(native, [*native[1], error])
 
 
 def _standard_error(
@@ -257,10 +294,13 @@ def _with_errors(result: Any, errors: list[dict[str, Any]]) -> Any:
 def _parse_stdlib(
     source: str | bytes, filename: str = "<unknown>", mode: str = "exec", *args: Any, **kwargs: Any
 ) -> ast.AST:
+    options = _take_marked(source)
+    if options is None:
+        return _ast_parse(source, filename, mode, *args, **kwargs)
     try:
         return _ast_parse(source, filename, mode, *args, **kwargs)
     except SyntaxError as exc:
-        if mode != "exec" or _options is None:
+        if mode != "exec":
             raise
         original = exc
     feature = kwargs.get("feature_version")
@@ -283,4 +323,10 @@ def _parse_stdlib(
         raise original from None
     if built is None:
         raise original
+    missing = None if _in_worker else missing_runtime(options)
+    if missing is not None:
+        # mypy's stdlib-ast parser has no other way to report: this error stops the check
+        at = built.desugaring.source.pos(built.desugaring.tag_strings[0].span.start)
+        column = at.col_char if _char_columns else at.col_byte
+        raise SyntaxError(missing, (filename, at.line, column, None, at.line, column))
     return built.tree

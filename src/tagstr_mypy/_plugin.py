@@ -9,7 +9,7 @@ from mypy.options import Options
 from mypy.plugin import FunctionContext, FunctionSigContext, MethodContext, Plugin, ReportConfigContext
 from mypy.types import FunctionLike, Type
 
-from tagstr_mypy import _parse_hook
+from tagstr_mypy import _follow, _parse_hook
 from tagstr_mypy._adopt import adopt, module_options
 from tagstr_mypy._call_context import tag_signature_callback
 from tagstr_mypy._tag_call import TAG_CALL, forget_verdicts
@@ -65,7 +65,9 @@ class TagstrPlugin(Plugin):
     def __init__(self, options: Options) -> None:
         super().__init__(options)
         _parse_hook.use_stdlib_parser_in_worker(options)
-        _parse_hook.install(options)
+        _parse_hook.install(self, options)
+        _follow.add_sections(options)
+        self._sections_used = False
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         return tag_string_hook if fullname == TAG_CALL else None
@@ -78,6 +80,7 @@ class TagstrPlugin(Plugin):
 
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
         forget_verdicts()
+        self._mark_sections_used()
         pending = _parse_hook.PENDING.pop(file.path, None)
         if pending is None:
             return []
@@ -86,8 +89,14 @@ class TagstrPlugin(Plugin):
         return [(_PRI_HIGH, CHECKER_MODULE, -1)]
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
+        self._mark_sections_used()  # a build that reads every module from the cache parses none
         # a new desugarer, plugin or checker stand-in must invalidate cached results:
         # mypy reuses a module's cached types while this value is unchanged
         from tagstr_runtime.frontend import fingerprint
 
         return {"tagstr": fingerprint(), "sources": sources_fingerprint()}
+
+    def _mark_sections_used(self) -> None:
+        if not self._sections_used:
+            self._sections_used = True
+            _follow.mark_used(self.options)

@@ -8,9 +8,12 @@ import pytest
 
 pytest.importorskip("mypy.nodes")  # the module, not just a package named mypy
 
+from mypy.options import Options  # noqa: E402
+
 from tagstr_mypy import _parse_hook  # noqa: E402
 
 TAGGED = 'x = 1\ny = html"<b>{x}</b>"\n'
+OPTIONS = Options()  # a plugin build's, as _builds binds them to the marker
 
 
 @pytest.fixture
@@ -19,28 +22,33 @@ def broken(monkeypatch: pytest.MonkeyPatch) -> None:
         raise RuntimeError("forced bug in the desugarer")
 
     monkeypatch.setattr(_parse_hook, "checker_tree", checker_tree)
-    monkeypatch.setattr(_parse_hook, "_options", object())  # as after install()
-    monkeypatch.setattr(_parse_hook, "_ast_parse", ast.parse.__dict__.get("__wrapped__", ast.parse))
 
 
 def test_stdlib_parser_falls_back(broken: None, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("TAGSTR_STRICT", raising=False)
+    stock = ast.parse
+    source = _parse_hook._mark_source(OPTIONS, TAGGED)  # as a plugin build calls it, then ast.parse
     with pytest.raises(SyntaxError) as info:
-        _parse_hook._parse_stdlib(TAGGED, "tagged.py")
+        ast.parse(source, "tagged.py")
     assert (info.value.msg, info.value.lineno) == ("invalid syntax", 2)  # CPython's own error
+    assert info.traceback[1].name == "_parse_stdlib"  # through the hook
+    assert ast.parse is stock
 
 
 def test_stdlib_parser_strict(broken: None, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TAGSTR_STRICT", "1")
+    source = _parse_hook._mark_source(OPTIONS, TAGGED)
     with pytest.raises(RuntimeError, match="forced bug"):
-        _parse_hook._parse_stdlib(TAGGED, "tagged.py")
+        ast.parse(source, "tagged.py")
 
 
-def test_install_wraps_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    stock = getattr(ast.parse, "__wrapped__", ast.parse)
-    monkeypatch.setattr(ast, "parse", stock)  # restored afterwards
-    _parse_hook.install(object())
-    wrapped = ast.parse
-    _parse_hook.install(object())
-    assert ast.parse is wrapped is _parse_hook._parse_stdlib
-    assert ast.parse.__wrapped__ is stock  # type: ignore[attr-defined]
+def test_ast_parse_is_wrapped_for_the_marked_parse_only() -> None:
+    stock = ast.parse
+    source = _parse_hook._mark_source(OPTIONS, TAGGED)
+    assert ast.parse is _parse_hook._parse_stdlib
+    with pytest.raises(SyntaxError):
+        ast.parse(TAGGED + "\n")  # another source in the meantime: stock, and disarms
+    assert ast.parse is stock
+    _parse_hook._mark_source(OPTIONS, source)
+    assert isinstance(ast.parse(source, "tagged.py"), ast.Module)
+    assert ast.parse is stock

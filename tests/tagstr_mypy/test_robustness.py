@@ -17,12 +17,16 @@ pytestmark = [pytest.mark.subprocess, pytest.mark.slow]  # every prefix of a mod
 
 ROOT = HERE.parent.parent
 
-# Runs in a child: the hooks patch ast.parse for the whole process.
+# Runs in a child, as a plugin build calls the hooks: the native parser with the
+# build's always_true/always_false lists, ast.parse after its transform_source.
 DRIVER = r"""
 import ast, json, sys
 from mypy.options import Options
 from tagstr_mypy import _parse_hook
-_parse_hook.install(Options())
+class Build: pass
+build, options = Build(), Options()
+options.native_parser = False  # the stdlib parser's marker too
+_parse_hook.install(build, options)
 import ast_serialize
 text = open(sys.argv[1], encoding="utf-8").read()
 cuts = sorted({i for i, ch in enumerate(text) if ch in '\n{}"\'!:=' } | set(range(0, len(text), 7)))
@@ -30,14 +34,16 @@ failures, checked = [], 0
 for cut in cuts:
     prefix = text[:cut]
     try:
-        result = ast_serialize.parse("prefix.py", prefix, python_version=(3, 12))
+        result = ast_serialize.parse("prefix.py", prefix, python_version=(3, 12),
+                                     always_true=options.always_true, always_false=options.always_false)
         assert isinstance(result, tuple) and len(result) == 5
         for error in result[1]:
             assert error["line"] >= 1 and error["column"] >= 0 and error["message"]
     except Exception as exc:
         failures.append(("native", cut, repr(exc)))
     try:
-        ast.parse(prefix, "prefix.py", "exec", type_comments=True, feature_version=12)
+        source = options.transform_source(prefix)  # before ast.parse is looked up, as in mypy
+        ast.parse(source, "prefix.py", "exec", type_comments=True, feature_version=12)
     except SyntaxError as exc:
         if exc.lineno is None or exc.msg is None:
             failures.append(("stdlib", cut, repr(exc)))

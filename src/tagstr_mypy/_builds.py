@@ -1,0 +1,80 @@
+"""Which parse calls come from a build that loaded the plugin.
+
+mypy's parsers are patched for the whole process, and hosts such as
+pylsp-mypy or pytest-mypy run many builds in one process (``mypy.api.run``),
+with and without the plugin.  A build without it must get stock mypy, byte
+for byte.  No global switch can tell the builds apart: mypy is compiled (no
+frames to inspect), a plugin has no end-of-build hook, and a finished build's
+plugin lives on until a garbage collection.  So each parse call is judged by
+what it is given, which always comes from the calling build's ``Options``:
+
+* the native parser (``ast_serialize.parse``) receives the module's
+  ``options.always_true`` and ``options.always_false``: the very list objects
+  of that build's options (per-module sections and clones share them), which
+  ``register`` records for as long as the plugin object lives;
+* the stdlib parser calls ``options.transform_source(source)`` right before
+  ``ast.parse(source)``; ``register`` sets it, for builds that parse with
+  ``ast``, to the parse hook's marker bound to the build's options (another
+  tool's transform still runs first).
+
+Either way the parse hook learns the calling build's options.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+import weakref
+from typing import Any, Callable
+
+__all__ = ["build_options", "register"]
+
+_lock = threading.RLock()  # re-entrant: a finalizer may run inside a locked block
+#: id of a list of a live plugin build's options -> [the list (keeps its id), builds sharing it, options]
+_LISTS: dict[int, list[Any]] = {}
+_MARKER = "_tagstr_marks_source"
+
+
+def register(plugin: object, options: Any, mark: Callable[[Any, Any], Any]) -> None:
+    """Recognise the parse calls of ``options``' build while ``plugin`` lives.
+
+    ``mark(options, source)`` becomes ``options.transform_source`` for the stdlib parser.
+    """
+    lists = [options.always_true, options.always_false]
+    for section in options.per_module_options.values():
+        lists.extend(section[key] for key in ("always_true", "always_false") if key in section)
+    keys = [id(found) for found in lists]
+    with _lock:
+        for found in lists:
+            _LISTS.setdefault(id(found), [found, 0, options])[1] += 1
+    weakref.finalize(plugin, _unregister, keys)
+    previous = options.transform_source
+    if not options.native_parser and not getattr(previous, _MARKER, False):
+        bound = functools.partial(mark, options)
+        options.transform_source = bound if previous is None else _chained(previous, bound)
+        setattr(options.transform_source, _MARKER, True)
+
+
+def _unregister(keys: list[int]) -> None:
+    with _lock:
+        for key in keys:
+            entry = _LISTS[key]
+            entry[1] -= 1
+            if not entry[1]:
+                del _LISTS[key]
+
+
+def build_options(parse_kwargs: dict[str, Any]) -> Any:
+    """The options of the plugin build a native parse call (its keyword
+    arguments) comes from; None for a build without the plugin."""
+    entry = _LISTS.get(id(parse_kwargs.get("always_true"))) or _LISTS.get(id(parse_kwargs.get("always_false")))
+    return None if entry is None else entry[2]
+
+
+def _chained(previous: Callable[[Any], Any], mark: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """Another tool's ``transform_source`` (stubgen sets one) first, then the marker."""
+
+    def transform(source: Any) -> Any:
+        return mark(previous(source))
+
+    return transform
