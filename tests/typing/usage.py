@@ -12,6 +12,7 @@ from tagstr_runtime import (
     Interpolation,
     InterpolationConcrete,
     TagFunction,
+    is_interpolation,
 )
 
 
@@ -30,6 +31,17 @@ def upper(*args: Decoded | Interpolation[str]) -> str:
 
 def narrowed(*args: Decoded | Interpolation[str]) -> list[str]:
     return [arg.getvalue() for arg in args if isinstance(arg, Interpolation)]
+
+
+def narrowed_keeping_the_value(*args: Decoded | Interpolation[int]) -> int:
+    total = 0
+    for arg in args:
+        if is_interpolation(arg):
+            assert_type(arg.getvalue(), int)
+            total += arg.getvalue()
+        else:
+            assert_type(arg, Decoded)
+    return total
 
 
 def value_type(arg: Interpolation[int]) -> None:
