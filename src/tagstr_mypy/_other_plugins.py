@@ -9,7 +9,7 @@ for the tag's own hooks and apply them with what they would get for
 
 from __future__ import annotations
 
-from typing import Callable, Final
+from typing import Callable
 
 from mypy.checker import TypeChecker
 from mypy.nodes import Context, Expression, RefExpr
@@ -17,11 +17,10 @@ from mypy.plugin import FunctionContext, FunctionSigContext, MethodContext, Meth
 from mypy.subtypes import find_member
 from mypy.types import CallableType, FunctionLike, Instance, Overloaded, ProperType, Type, get_proper_type
 
-from tagstr_runtime.frontend import CHECKER_MODULE
+from tagstr_mypy._names import TAG_CALL
+
 
 __all__ = ["has_own_signature", "other_plugins_result", "own_signature"]
-
-TAG_CALL: Final = f"{CHECKER_MODULE}.tag_call"
 
 
 def has_own_signature(tag_type: ProperType) -> bool:

@@ -35,7 +35,6 @@ from typing import Any, Callable, NamedTuple
 from tagstr_runtime.frontend import TagSyntaxError, decode_source, strict, wrap_once
 from tagstr_mypy import _builds
 from tagstr_mypy._environment import missing_runtime
-from tagstr_mypy._tree import checker_tree
 
 __all__ = ["PENDING", "Pending", "convert", "install", "use_stdlib_parser_in_worker"]
 
@@ -169,6 +168,8 @@ def _tag_strings_native(
         return result
     version = kwargs.get("python_version") or sys.version_info[:2]
     try:
+        from tagstr_mypy._tree import checker_tree  # the desugarer: only for a file that needs it
+
         built = checker_tree(text, fnam, version, char_columns=True)
     except TagSyntaxError as exc:
         only_here = _running_python_only(exc, text, fnam, version, args, kwargs)
@@ -307,6 +308,8 @@ def _parse_stdlib(
     version = (3, feature) if isinstance(feature, int) else sys.version_info[:2]
     try:
         text = decode_source(source)
+        from tagstr_mypy._tree import checker_tree  # the desugarer: only for a file that needs it
+
         built = checker_tree(text, filename, version, char_columns=_char_columns)
     except TagSyntaxError as exc:
         # mypy's stdlib-ast parser reports SyntaxError.offset as a 0-based column

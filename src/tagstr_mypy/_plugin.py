@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any, Callable
 
 from mypy.nodes import MypyFile
@@ -9,13 +10,11 @@ from mypy.options import Options
 from mypy.plugin import FunctionContext, FunctionSigContext, MethodContext, Plugin, ReportConfigContext
 from mypy.types import FunctionLike, Type
 
-from tagstr_mypy import _follow, _parse_hook
+# _errorcodes registers the tagstr-* codes: mypy reads --disable-error-code and the
+# like once the plugins are loaded, before any hook runs
+from tagstr_mypy import _errorcodes, _follow, _parse_hook  # noqa: F401
 from tagstr_mypy._adopt import adopt, module_options
-from tagstr_mypy._call_context import tag_signature_callback
-from tagstr_mypy._tag_call import TAG_CALL, forget_verdicts
-from tagstr_mypy._template_call import TEMPLATE_TAG_CALL, template_call_callback
-from tagstr_mypy._tree import CHECKER_MODULE
-from tagstr_mypy._user_view import tag_string_hook
+from tagstr_mypy._names import CHECKER_MODULE, TAG_CALL, TEMPLATE_TAG_CALL
 
 __all__ = ["TagstrPlugin", "sources_fingerprint"]
 
@@ -61,6 +60,34 @@ def sources_fingerprint(folders: list[str] | None = None) -> str:
     return result
 
 
+# The hooks' modules import the desugarer and the checks: they are imported when
+# mypy first calls a hook, which only a module with tag strings makes it do.
+
+
+def _tag_string_hook(ctx: FunctionContext) -> Type:
+    from tagstr_mypy._user_view import tag_string_hook
+
+    return tag_string_hook(ctx)
+
+
+def _tag_signature_hook(ctx: FunctionSigContext) -> FunctionLike:
+    from tagstr_mypy._call_context import tag_signature_callback
+
+    return tag_signature_callback(ctx)
+
+
+def _template_call_hook(ctx: MethodContext) -> Type:
+    from tagstr_mypy._template_call import template_call_callback
+
+    return template_call_callback(ctx)
+
+
+def _forget_verdicts() -> None:
+    tag_call = sys.modules.get("tagstr_mypy._tag_call")
+    if tag_call is not None:  # never imported: no verdict to forget
+        tag_call.forget_verdicts()
+
+
 class TagstrPlugin(Plugin):
     def __init__(self, options: Options) -> None:
         super().__init__(options)
@@ -70,16 +97,16 @@ class TagstrPlugin(Plugin):
         self._sections_used = False
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
-        return tag_string_hook if fullname == TAG_CALL else None
+        return _tag_string_hook if fullname == TAG_CALL else None
 
     def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
-        return tag_signature_callback if fullname == TAG_CALL else None
+        return _tag_signature_hook if fullname == TAG_CALL else None
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
-        return template_call_callback if fullname == TEMPLATE_TAG_CALL else None
+        return _template_call_hook if fullname == TEMPLATE_TAG_CALL else None
 
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
-        forget_verdicts()
+        _forget_verdicts()
         self._mark_sections_used()
         pending = _parse_hook.PENDING.pop(file.path, None)
         if pending is None:

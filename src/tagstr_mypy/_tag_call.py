@@ -55,6 +55,7 @@ from tagstr_mypy._errorcodes import fail_interpolation, fail_not_callable, fail_
 from tagstr_mypy._explain import Rejection, TypeNames
 from tagstr_mypy._call_errors import CallErrors
 from tagstr_mypy._fields import expr_text, flat_types, lambda_of, slot_type
+from tagstr_mypy._names import TAG_CALL
 from tagstr_mypy._other_plugins import has_own_signature, other_plugins_result
 from tagstr_mypy._signatures import formal_at, signatures
 from tagstr_mypy._trials import values_only
@@ -81,7 +82,6 @@ def forget_verdicts() -> None:
 
 
 CHECKER: Final = CHECKER_MODULE
-TAG_CALL: Final = f"{CHECKER}.tag_call"
 INTERPOLATION: Final = INTERPOLATION_TYPE
 
 

@@ -12,7 +12,6 @@ variable carries no value types: nothing more is checked.
 
 from __future__ import annotations
 
-from typing import Final
 
 from mypy.checker import TypeChecker
 from mypy.expandtype import expand_type
@@ -21,13 +20,12 @@ from mypy.nodes import CallExpr, Context, Expression, NameExpr, StrExpr, TempNod
 from mypy.plugin import MethodContext
 from mypy.types import AnyType, Instance, TupleType, Type, TypeOfAny, get_proper_type
 
-from tagstr_runtime.frontend import DECODED_TYPE, INTERPOLATION_TYPE, TEMPLATE_TAG_TYPE
+from tagstr_runtime.frontend import DECODED_TYPE, INTERPOLATION_TYPE
 
+from tagstr_mypy._names import TEMPLATE_TAG_CALL
 from tagstr_mypy._tag_call import TagCall
 
 __all__ = ["TEMPLATE_TAG_CALL", "template_call_callback"]
-
-TEMPLATE_TAG_CALL: Final = f"{TEMPLATE_TAG_TYPE}.__call__"
 
 
 def template_call_callback(ctx: MethodContext) -> Type:

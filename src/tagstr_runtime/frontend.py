@@ -18,29 +18,75 @@ A consumer that needs a different shape of generated code passes its own
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from tagstr_runtime import _checker
-from tagstr_runtime._desugaring import Desugaring
-from tagstr_runtime._emit import Emitter, Position, RuntimeEmitter, TagCall, located, prologue_index
-from tagstr_runtime._errors import ErrorKind, TagSyntaxError
-from tagstr_runtime._fingerprint import fingerprint
-from tagstr_runtime._first_error import stand_in_text
-from tagstr_runtime._model import Field, Literal, Part, Span, TagString
-from tagstr_runtime._named_escapes import is_character_name
-from tagstr_runtime._parser import (
-    HARD_KEYWORDS,
-    KEYWORDS_BEFORE_STRING,
-    STRING_PREFIXES,
-    TEMPLATE_PREFIXES,
-    CompileWarning,
-    ParseResult,
-    parse,
-)
-from tagstr_runtime._patching import PatchWarning, strict, wrap_once, wrapped_while
-from tagstr_runtime._placeholder import mask_text, placeholder_text
-from tagstr_runtime._precompile import python_files
-from tagstr_runtime._source import Pos, SourceText, decode_source
 from tagstr_runtime._bridge import TemplateTag
+from tagstr_runtime._errors import ErrorKind, TagSyntaxError
+from tagstr_runtime._patching import PatchWarning, strict, wrap_once, wrapped_while
+from tagstr_runtime._source import Pos, SourceText, decode_source
 from tagstr_runtime._types import Decoded, Interpolation
+
+if TYPE_CHECKING:
+    from tagstr_runtime._desugaring import Desugaring
+    from tagstr_runtime._emit import Emitter, Position, RuntimeEmitter, TagCall, located, prologue_index
+    from tagstr_runtime._fingerprint import fingerprint
+    from tagstr_runtime._first_error import stand_in_text
+    from tagstr_runtime._model import Field, Literal, Part, Span, TagString
+    from tagstr_runtime._named_escapes import is_character_name
+    from tagstr_runtime._parser import (
+        HARD_KEYWORDS,
+        KEYWORDS_BEFORE_STRING,
+        STRING_PREFIXES,
+        TEMPLATE_PREFIXES,
+        CompileWarning,
+        ParseResult,
+        parse,
+    )
+    from tagstr_runtime._placeholder import mask_text, placeholder_text
+    from tagstr_runtime._precompile import python_files
+
+# The parser and the desugarer are imported on first use: a plugin that loads
+# this module for its names and meets no tag string (a mypy run over a codebase
+# without any) never pays for them.
+_LAZY = {
+    "Desugaring": "_desugaring",
+    "Emitter": "_emit",
+    "Position": "_emit",
+    "RuntimeEmitter": "_emit",
+    "TagCall": "_emit",
+    "located": "_emit",
+    "prologue_index": "_emit",
+    "fingerprint": "_fingerprint",
+    "stand_in_text": "_first_error",
+    "Field": "_model",
+    "Literal": "_model",
+    "Part": "_model",
+    "Span": "_model",
+    "TagString": "_model",
+    "is_character_name": "_named_escapes",
+    "HARD_KEYWORDS": "_parser",
+    "KEYWORDS_BEFORE_STRING": "_parser",
+    "STRING_PREFIXES": "_parser",
+    "TEMPLATE_PREFIXES": "_parser",
+    "CompileWarning": "_parser",
+    "ParseResult": "_parser",
+    "parse": "_parser",
+    "mask_text": "_placeholder",
+    "placeholder_text": "_placeholder",
+    "python_files": "_precompile",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"tagstr_runtime.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 #: The module a type checker's tree imports its typed stand-ins from (``_checker``:
 #: ``tag_call``, ``Interpolation``, ``decoded``); code never imports it at run time.

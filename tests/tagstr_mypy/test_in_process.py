@@ -88,3 +88,27 @@ def test_builds_with_and_without_the_plugin_alternate(folder: Path, parser: str)
     assert result["runs"] == [alone[config] for config in sequence]
     assert result["ast.parse"] == "SyntaxError: invalid syntax"
     assert result["stock"] is True
+
+
+PLAIN_HOST = textwrap.dedent('''\
+    import json, sys
+
+    from mypy import api
+
+    out, err, status = api.run(["--config-file", "plugin.ini", "--no-incremental", sys.argv[1], "plain.py"])
+    loaded = sorted(m for m in sys.modules if m.startswith(("tagstr_runtime.", "tagstr_mypy.")))
+    print(json.dumps({"out": out, "status": status, "loaded": loaded}))
+''')
+
+
+@PARSERS
+def test_a_run_without_tag_strings_imports_no_desugarer(folder: Path, parser: str) -> None:
+    """The plugin loads its names, not the parser, the desugarer or the checks, until a
+    module has tag strings: a codebase without any pays next to nothing for it."""
+    (folder / "plain.py").write_text("def f(x: int) -> str:\n    return f'{x}'\n", encoding="utf-8")
+    (folder / "host.py").write_text(PLAIN_HOST, encoding="utf-8")
+    result = host(folder, parser)
+    assert result["status"] == 0, result["out"]
+    heavy = {"tagstr_runtime._desugaring", "tagstr_runtime._parser", "tagstr_mypy._tree",
+             "tagstr_mypy._tag_call", "tagstr_mypy._call_context"}
+    assert heavy.isdisjoint(result["loaded"]), result["loaded"]  # type: ignore[arg-type]

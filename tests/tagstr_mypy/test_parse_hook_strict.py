@@ -10,7 +10,7 @@ pytest.importorskip("mypy.nodes")  # the module, not just a package named mypy
 
 from mypy.options import Options  # noqa: E402
 
-from tagstr_mypy import _parse_hook  # noqa: E402
+from tagstr_mypy import _parse_hook, _tree  # noqa: E402
 
 TAGGED = 'x = 1\ny = html"<b>{x}</b>"\n'
 OPTIONS = Options()  # a plugin build's, as _builds binds them to the marker
@@ -21,7 +21,7 @@ def broken(monkeypatch: pytest.MonkeyPatch) -> None:
     def checker_tree(*args: object, **kwargs: object) -> object:
         raise RuntimeError("forced bug in the desugarer")
 
-    monkeypatch.setattr(_parse_hook, "checker_tree", checker_tree)
+    monkeypatch.setattr(_tree, "checker_tree", checker_tree)  # the hook imports it when needed
 
 
 def test_stdlib_parser_falls_back(broken: None, monkeypatch: pytest.MonkeyPatch) -> None:
