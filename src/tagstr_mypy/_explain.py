@@ -32,7 +32,7 @@ from tagstr_mypy._errorcodes import shown_field
 from tagstr_mypy._signatures import most_positional, signatures
 from tagstr_mypy._trials import values_only
 
-__all__ = ["Rejection", "TypeNames"]
+__all__ = ["ARGUMENT_MESSAGE", "Rejection", "TypeNames"]
 
 # our types' module, and the package that exports them
 _PRIVATE: Final = INTERPOLATION_TYPE.rsplit(".", 1)[0] + "."
@@ -44,7 +44,8 @@ PASSED: Final = ("Decoded", "Interpolation")
 # arguments, as the literal parts and fields of a tag string alternate
 SHAPES: Final = ("", "d", "i", "di", "id", "did", "idi")
 SHOWN_ARGUMENTS: Final = 6
-_ARGUMENT: Final = re.compile(r"^Argument \d+ ")
+#: mypy's message about one argument of a call (numbered, counting literal parts).
+ARGUMENT_MESSAGE: Final = re.compile(r"^Argument \d+ ")
 _ARGUMENT_TO: Final = re.compile(r'^Argument (\d+) to "[^"]*"(?: of "[^"]*")?')
 DOCS: Final = '"Coming from the PEP draft" in docs/mypy.md'
 
@@ -192,7 +193,7 @@ def distinct(problems: list[ErrorInfo]) -> list[list[ErrorInfo]]:
     seen: set[tuple[str, ...]] = set()
     kept = []
     for group in groups:
-        key = (_ARGUMENT.sub("Argument N ", group[0].message), *(info.message for info in group[1:]))
+        key = (ARGUMENT_MESSAGE.sub("Argument N ", group[0].message), *(info.message for info in group[1:]))
         if key not in seen:
             seen.add(key)
             kept.append(group)

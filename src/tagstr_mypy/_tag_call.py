@@ -13,7 +13,6 @@ the tag does not accept (found by calling the tag with the argument *types*).
 
 from __future__ import annotations
 
-import re
 from typing import Final
 
 from mypy.checker import TypeChecker
@@ -52,7 +51,7 @@ from mypy.types import (
 from tagstr_runtime.frontend import CHECKER_MODULE, INTERPOLATION_TYPE
 
 from tagstr_mypy._errorcodes import fail_interpolation, fail_not_callable, fail_signature, fail_together
-from tagstr_mypy._explain import Rejection, TypeNames
+from tagstr_mypy._explain import ARGUMENT_MESSAGE, Rejection, TypeNames
 from tagstr_mypy._call_errors import CallErrors
 from tagstr_mypy._fields import expr_text, flat_types, lambda_of, slot_type
 from tagstr_mypy._names import TAG_CALL
@@ -71,7 +70,6 @@ NOT_A_TAG: Final = "not a tag function"
 # compare equal), so the cache lives for one build or dmypy update: see
 # forget_verdicts.
 _VERDICTS: dict[object, str | None] = {}
-_ARGUMENT: Final = re.compile(r"Argument \d+ ")
 
 
 def forget_verdicts() -> None:
@@ -366,7 +364,7 @@ class TagCall:
 
 
 def about_an_argument(file: str, info: ErrorInfo) -> bool:
-    return _ARGUMENT.match(info.message) is not None
+    return ARGUMENT_MESSAGE.match(info.message) is not None
 
 
 def interpolation_value(typ: Type) -> Type | None:

@@ -28,6 +28,20 @@ SEVERITY = {"E": "error", "N": "note", "W": "warning"}
 _EXPECT = re.compile(r"#\s*([ENW])(?:@(\d+))?:(\d+):\s(.*?)(?=\s+#\s*[ENW](?:@\d+)?:\d+:\s|$)")
 
 
+#: ``tags.py`` of the configuration tests: a tag function, and a function that is no tag.
+TAGS = '''\
+from tagstr_runtime import Decoded, Interpolation
+
+
+def html(*args: Decoded | Interpolation[object]) -> str:
+    return ""
+
+
+def shout(text: str) -> str:
+    return text
+'''
+
+
 class Diagnostic(NamedTuple):
     file: str
     line: int

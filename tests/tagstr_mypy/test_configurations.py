@@ -16,23 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from harness import Diagnostic, diagnostics, run_mypy, write_config
+from harness import TAGS, Diagnostic, diagnostics, run_mypy, write_config
 
 pytestmark = pytest.mark.subprocess
 
 PARSERS = pytest.mark.parametrize("parser", ["--native-parser", "--no-native-parser"])
 
-TAGS = textwrap.dedent('''\
-    from tagstr_runtime import Decoded, Interpolation
-
-
-    def html(*args: Decoded | Interpolation[object]) -> str:
-        return ""
-
-
-    def shout(text: str) -> str:
-        return text
-''')
 
 BODY = textwrap.dedent('''\
     from tags import html, shout

@@ -23,7 +23,7 @@ import pytest
 pytest.importorskip("mypy.nodes")  # collected where mypy cannot run (Pyodide): skipped
 
 import tagstr_mypy  # noqa: E402
-from harness import Diagnostic, diagnostics  # noqa: E402
+from harness import TAGS, Diagnostic, diagnostics  # noqa: E402
 
 pytestmark = pytest.mark.subprocess
 
@@ -31,17 +31,6 @@ PARSERS = pytest.mark.parametrize("parser", ["--native-parser", "--no-native-par
 # the folder this test imports the plugin from: the mypy under test imports the same
 SRC = str(Path(tagstr_mypy.__file__).parent.parent)
 
-TAGS = textwrap.dedent('''\
-    from tagstr_runtime import Decoded, Interpolation
-
-
-    def html(*args: Decoded | Interpolation[object]) -> str:
-        return ""
-
-
-    def shout(text: str) -> str:
-        return text
-''')
 
 APP = textwrap.dedent('''\
     from tags import html, shout
