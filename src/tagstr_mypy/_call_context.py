@@ -5,8 +5,21 @@ mypy types a call's arguments with the callee's parameter types as context
 (a list literal against ``list[float]``, a lambda against ``Callable[[int],
 int]``, a string against a ``Literal``) and solves the callee's type
 variables from all arguments at once.  The hook on ``tag_call``'s signature
-hands mypy the tag's signature(s) with one leading parameter for the tag, so
-that mypy does this for a tag string exactly as for the call written by hand.
+hands mypy the tag's signature(s) with one leading parameter for the tag and
+one parameter per argument, so that mypy does this for a tag string exactly
+as for the call written by hand.
+
+The checker tree passes an interpolation as its bare ``lambda: expr``, not
+as ``Interpolation((lambda: expr, ...))``: inferring that generic wrapper's
+type once per interpolation would cost more than everything else the tag
+string needs.  The lambda's parameter is the tag's with ``Interpolation[X]``
+written ``Callable[[], X]``: the same context for ``expr``, the same type
+variables to solve, and it fails exactly when the wrapper would.  Where the
+tag's parameter accepts more than that exchange keeps exact (a protocol or a
+``Sequence`` that the wrapper fits, a callable that a lambda fits, a bare
+type variable), the call keeps ``tag_call``'s own signature, which accepts
+anything: the function hook then calls the tag with each interpolation's
+``Interpolation[<type>]``, the value typed without the tag's context.
 
 What mypy then says about *that* call (``Argument 3 to "..."``, an
 interpolation wrapper that does not fit its slot) would count literal parts and
@@ -18,22 +31,40 @@ interpolation's expression are mypy's own and pass unchanged.
 from __future__ import annotations
 
 from mypy.checker import TypeChecker
-from mypy.nodes import ARG_POS, CallExpr, NameExpr
+from mypy.nodes import ARG_POS, ARG_STAR, CallExpr, Expression, NameExpr
 from mypy.plugin import FunctionSigContext
+from mypy.subtypes import is_subtype
 from mypy.types import (
     AnyType,
     CallableType,
     FunctionLike,
+    Instance,
     Overloaded,
+    ProperType,
+    Type,
+    TypeOfAny,
+    TypeVarLikeType,
+    UnionType,
+    UnpackType,
     get_proper_type,
 )
 
 from tagstr_mypy._call_errors import CALLEE, CallErrors
 from tagstr_mypy._deprecated import deprecation_in_user_terms
+from tagstr_mypy._fields import is_spec, lambda_of
 from tagstr_mypy._other_plugins import own_signature
-from tagstr_mypy._tag_call import TagCall, checker_ready
+from tagstr_mypy._signatures import formal_at
+from tagstr_mypy._tag_call import TagCall, checker_ready, flatten, interpolation_value
 
-__all__ = ["tag_signature_callback"]
+__all__ = ["forget_formals", "tag_signature_callback"]
+
+# a parameter's type -> what a lambda is checked against there (None: no exact
+# exchange); for one build or dmypy update, as the tag verdicts
+_LAMBDA_FORMALS: dict[Type, Type | None] = {}
+
+
+def forget_formals() -> None:
+    _LAMBDA_FORMALS.clear()
 
 
 def tag_signature_callback(ctx: FunctionSigContext) -> FunctionLike:
@@ -42,42 +73,124 @@ def tag_signature_callback(ctx: FunctionSigContext) -> FunctionLike:
     call = ctx.context
     if not isinstance(call, CallExpr) or not call.args or not checker_ready(api):
         return ctx.default_signature
+    errors = CallErrors.install(api.msg.errors)
+    errors.signed.discard(id(call))  # until this call gets the tag's own signature
     tag_expr = call.args[0]
     tag_type = get_proper_type(api.expr_checker.accept(tag_expr))
     if isinstance(tag_type, AnyType):
         return ctx.default_signature
     name = tag_expr.name if isinstance(tag_expr, NameExpr) else "?"
     args = call.args[1:]
-    probe = TagCall(api, call, tag_expr, tag_type, name, args, [])
+    tag_args = [arg for arg in args if not is_spec(arg)]
+    probe = TagCall(api, call, tag_expr, tag_type, name, tag_args, [])
     if probe.verdict() is not None:
         return ctx.default_signature  # accepts anything: the function hook rejects the tag
-    own = own_signature(api, tag_expr, tag_type, args, call)
+    own = own_signature(api, tag_expr, tag_type, tag_args, call)
     if own is None:
         return ctx.default_signature
     leading = ctx.default_signature
     assert isinstance(leading, CallableType)
-    items = [prefixed(item, leading) for item in own.items]
+    items = []
+    for item in own.items:
+        signature = per_argument(api, item, leading, args, probe.declared("any_interpolation"))
+        if signature is None:
+            return ctx.default_signature  # the function hook tries the tag itself
+        items.append(signature)
     # mypy hooks a single signature's call once, right after checking it:
     # whether it failed is known then (an overload is tried many times, a
     # class is checked for more than its arguments: the function hook checks
     # those again)
     record = len(items) == 1 and not own.is_type_obj()
-    CallErrors.install(api.msg.errors).expect(
-        api, call, record, lambda infos: deprecation_in_user_terms(api, tag_type, infos)
-    )
+    errors.expect(api, call, record, lambda infos: deprecation_in_user_terms(api, tag_type, infos))
     if len(items) > 1:
         return Overloaded(items)
     return items[0]
 
 
-def prefixed(signature: CallableType, leading: CallableType) -> CallableType:
-    """``signature`` with the tag as its first, positional-only parameter; never a
-    class's constructor (mypy would then hook the call by the class's name)."""
+def per_argument(
+    api: TypeChecker, signature: CallableType, leading: CallableType, args: list[Expression],
+    interpolation: Type,
+) -> CallableType | None:
+    """``signature`` as mypy should check these arguments against it: the tag
+    first, then one positional parameter per argument (a lambda's exchanged, a
+    spec's ``object``); never a class's constructor (mypy would then hook the
+    call by the class's name).  None: no exact exchange.  ``interpolation``:
+    ``Interpolation[Any]``."""
+    arg_types: list[Type] = [leading.arg_types[0]]
+    position = 0
+    for arg in args:
+        if is_spec(arg):
+            arg_types.append(api.named_type("builtins.object"))
+            continue
+        formal = formal_at(signature, position)
+        position += 1
+        if formal is None:
+            return None
+        if lambda_of(arg) is not None:
+            formal = lambda_formal(api, formal, interpolation)
+            if formal is None:
+                return None
+        arg_types.append(formal)
+    if not _rest_optional(signature, position):
+        return None
+    count = len(arg_types)
     return signature.copy_modified(
-        arg_types=[leading.arg_types[0], *signature.arg_types],
-        arg_kinds=[ARG_POS, *signature.arg_kinds],
-        arg_names=[None, *signature.arg_names],
+        arg_types=arg_types,
+        arg_kinds=[ARG_POS] * count,
+        arg_names=[None] * count,
         fallback=leading.fallback,
         name=CALLEE,
         from_type_type=False,
     )
+
+
+def _rest_optional(signature: CallableType, given: int) -> bool:
+    """Whether every parameter after the first ``given`` positional ones may be left out."""
+    positional = 0
+    for kind in signature.arg_kinds:
+        if kind.is_positional():
+            positional += 1
+            if positional > given and kind.is_required():
+                return False
+        elif kind.is_required() and kind != ARG_STAR:
+            return False
+    return True
+
+
+def lambda_formal(api: TypeChecker, formal: Type, interpolation: Type) -> Type | None:
+    """What ``lambda: expr`` is checked against where the tag takes ``formal``:
+    ``Interpolation[X]`` exchanged for ``Callable[[], X]``; None when the lambda
+    and the wrapper would not fare alike."""
+    if formal in _LAMBDA_FORMALS:
+        return _LAMBDA_FORMALS[formal]
+    items: list[Type] = []
+    exact = True
+    for item in flatten(formal):
+        exchanged = _exchanged(api, item, interpolation)
+        if exchanged is None:
+            exact = False
+            break
+        items.append(exchanged)
+    found = UnionType.make_union(items) if exact else None
+    if len(_LAMBDA_FORMALS) > 4096:
+        _LAMBDA_FORMALS.clear()
+    _LAMBDA_FORMALS[formal] = found
+    return found
+
+
+def _exchanged(api: TypeChecker, item: ProperType, interpolation: Type) -> Type | None:
+    function = api.named_type("builtins.function")
+    value = interpolation_value(item)
+    if value is not None:
+        return CallableType([], [], [], value, function)
+    if isinstance(item, AnyType):
+        # the wrapper's type variable takes Any from the context: the lambda's result too
+        return CallableType([], [], [], AnyType(TypeOfAny.from_another_any, source_any=item), function)
+    if isinstance(item, Instance) and item.type.fullname == "builtins.object":
+        return item  # both fit, neither gets a context
+    if isinstance(item, (TypeVarLikeType, UnpackType)):
+        return None  # solved from what it is given: the wrapper or the lambda
+    thunk = CallableType([], [], [], AnyType(TypeOfAny.special_form), function)
+    if is_subtype(thunk, item) or is_subtype(interpolation, item):
+        return None  # one of them fits where the other may not
+    return item  # neither fits: a literal part's type, say

@@ -1,7 +1,7 @@
 """What mypy says about the call a tag string stands for, watched and dropped.
 
 mypy's own messages about that call count literal parts (``Argument 4 to``)
-and name generated code (the wrapper ``Interpolation``, the call's name
+and name generated code (an interpolation's lambda, the call's name
 ``"tag string"``); the function hook says the same in tag-string terms.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Callable, Final
 
 from mypy.checker import TypeChecker
-from mypy.errorcodes import ARG_TYPE, DEPRECATED, RETURN_VALUE
+from mypy.errorcodes import DEPRECATED, RETURN_VALUE
 from mypy.errors import ErrorInfo, Errors, ErrorWatcher
 from mypy.nodes import CallExpr
 
@@ -36,11 +36,14 @@ class CallErrors:
 
     def __init__(self) -> None:
         # positions (file, line, column) where mypy reports on a tag string's
-        # call: the call, its arguments and each wrapper's argument; and each
-        # generated lambda's body (the interpolation's expression)
+        # call: the call and its arguments; and each generated lambda's body
+        # (the interpolation's expression)
         self.wrappers: set[tuple[str, int, int]] = set()
         self.bodies: set[tuple[str, int, int]] = set()
         self.dropping: tuple[str, int, int] | None = None
+        # the calls (ids) mypy checks against the tag's own signature (the
+        # signature hook's), which the function hook then knows it did
+        self.signed: set[int] = set()
         self.recording: dict[int, tuple[ErrorWatcher, list[bool]]] = {}
         # at a tag string's call: how its deprecation errors are re-worded (mypy
         # reports a deprecated overload once the call is checked, after the hooks)
@@ -69,6 +72,7 @@ class CallErrors:
         watch, from the top of the stack, whether it reports the call wrong (the
         errors are dropped later, at the bottom) until the function hook asks;
         ``reword``: what re-words a deprecation error reported at the call."""
+        self.signed.add(id(call))
         file = api.path
         at_call = {(file, call.line, call.column)}
         if reword is not None:
@@ -77,13 +81,9 @@ class CallErrors:
         for arg in call.args[1:]:
             at_call.add((file, arg.line, arg.column))
             lam = lambda_of(arg)
-            if lam is None:
-                continue
-            assert isinstance(arg, CallExpr)
-            wrapped = arg.args[0]
-            at_call.add((file, wrapped.line, wrapped.column))
-            body = lam.expr()
-            bodies.add((file, body.line, body.column))
+            if lam is not None:
+                body = lam.expr()
+                bodies.add((file, body.line, body.column))
         self.wrappers |= at_call
         self.bodies |= bodies
         if not record:
@@ -129,8 +129,6 @@ class CallErrors:
         message = info.message
         if _NAMED in message:
             return at in self.wrappers  # a string "tag string" elsewhere is the user's
-        if info.code == ARG_TYPE:
-            return at in self.wrappers and message.startswith("Argument 1 to ")
         if info.code == RETURN_VALUE:
             return at in self.bodies and message.startswith("Incompatible return value type")
         return False

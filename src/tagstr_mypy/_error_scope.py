@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from mypy.checker import TypeChecker
 from mypy.errors import ErrorInfo
-from mypy.nodes import CallExpr, Context, Expression, LambdaExpr, NameExpr, TupleExpr
+from mypy.nodes import CallExpr, Context, Expression, LambdaExpr, NameExpr
 
-from tagstr_mypy._tree import INTERPOLATION_NAME
+from tagstr_mypy._tree import CALL_NAME
 
 __all__ = ["report_in_own_scope", "reported_within"]
 
@@ -75,8 +75,7 @@ def _inside(inner: Span, outer: Span) -> bool:
 
 def _user_lambdas(call: CallExpr) -> list[Span]:
     found: list[Span] = []
-    for arg in call.args[1:]:
-        _find_lambdas(arg, found)
+    _generated_call_lambdas(call, found)
     return found
 
 
@@ -100,23 +99,15 @@ def _find_lambdas(node: object, found: list[Span]) -> None:
     if isinstance(node, LambdaExpr):  # mypy gives a lambda no end: its body's is
         found.append(_span(node)[:2] + _span(node.expr())[2:])
         return
-    generated = _generated_lambda(node)
-    if generated is not None:  # __tagstr_i__((lambda: expr, ...)): only expr is the user's
-        _find_lambdas(generated.expr(), found)
+    if isinstance(node, CallExpr) and isinstance(node.callee, NameExpr) and node.callee.name == CALL_NAME:
+        _generated_call_lambdas(node, found)  # a nested tag string
         return
     for name in _CHILDREN:
         _find_lambdas(getattr(node, name, None), found)
 
 
-def _generated_lambda(node: Expression) -> LambdaExpr | None:
-    if (
-        isinstance(node, CallExpr)
-        and isinstance(node.callee, NameExpr)
-        and node.callee.name == INTERPOLATION_NAME
-        and node.args
-        and isinstance(node.args[0], TupleExpr)
-        and node.args[0].items
-        and isinstance(node.args[0].items[0], LambdaExpr)
-    ):
-        return node.args[0].items[0]
-    return None
+def _generated_call_lambdas(call: CallExpr, found: list[Span]) -> None:
+    """The user's lambdas in a tag string's call: its own lambdas are generated
+    (``lambda: expr``), and only ``expr`` is the user's."""
+    for arg in call.args[1:]:
+        _find_lambdas(arg.expr() if isinstance(arg, LambdaExpr) else arg, found)

@@ -22,13 +22,14 @@ from typing import Final, NamedTuple
 from mypy.checker import TypeChecker
 from mypy.errors import ErrorInfo
 from mypy.messages import collect_all_named_types, find_type_overlaps, format_type_inner
-from mypy.nodes import ARG_POS, CallExpr, Context, Expression, StrExpr, TempNode, TupleExpr
+from mypy.nodes import ARG_POS, Context, Expression, TempNode
 from mypy.subtypes import is_subtype
 from mypy.types import Instance, ProperType, Type, get_proper_type
 
 from tagstr_runtime.frontend import INTERPOLATION_TYPE
 
 from tagstr_mypy._errorcodes import shown_field
+from tagstr_mypy._fields import expr_text
 from tagstr_mypy._signatures import most_positional, signatures
 from tagstr_mypy._trials import values_only
 
@@ -128,11 +129,7 @@ class Rejection(NamedTuple):
 
     def interpolation_text(self, arg: Expression) -> str | None:
         """An interpolation's source text; None for a literal part."""
-        if isinstance(arg, CallExpr) and arg.args and isinstance(arg.args[0], TupleExpr):
-            items = arg.args[0].items
-            if len(items) > 1 and isinstance(items[1], StrExpr):
-                return items[1].value
-        return None
+        return expr_text(self.api, arg)
 
     def shapes(self) -> list[str]:
         shapes = list(SHAPES)

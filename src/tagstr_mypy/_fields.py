@@ -1,38 +1,43 @@
-"""The parts of an interpolation as the checker tree writes it,
-``Interpolation((lambda: expr, 'expr', conv, spec))``, and its type for the tag."""
+"""The arguments of a tag string's call as the checker tree writes them
+(``_tree.py``), and each interpolation's type for the tag.
+
+After the tag, each argument is a literal part (``__tagstr_d__``), an
+interpolation (``lambda: expr``: every lambda at that level is generated, the
+user's own are inside one), or the format spec with fields that follows its
+interpolation, which is only checked.
+"""
 
 from __future__ import annotations
 
-from typing import Final
-
 from mypy.checker import TypeChecker
 from mypy.expandtype import expand_type
-from mypy.nodes import CallExpr, Expression, LambdaExpr, StrExpr, TupleExpr
+from mypy.lookup import lookup_fully_qualified
+from mypy.nodes import Expression, LambdaExpr, NameExpr, TypeInfo
 from mypy.plugin import FunctionContext
-from mypy.types import Instance, TupleType, Type, TypeVarType, get_proper_type
+from mypy.types import AnyType, CallableType, Instance, TupleType, Type, TypeOfAny, get_proper_type
 
 from tagstr_runtime.frontend import INTERPOLATION_TYPE
 
-__all__ = ["expr_text", "flat_types", "lambda_of", "slot_type"]
+from tagstr_mypy._tree import DECODED_NAME, EXPRESSIONS
 
-INTERPOLATION: Final = INTERPOLATION_TYPE
+__all__ = ["expr_text", "flat_types", "interpolation_type", "is_spec", "lambda_of", "slot_type", "typeinfo"]
 
 
 def lambda_of(arg: Expression) -> LambdaExpr | None:
-    """``Interpolation((lambda: expr, 'expr', conv, spec))`` -> the lambda."""
-    if isinstance(arg, CallExpr) and arg.args and isinstance(arg.args[0], TupleExpr):
-        first = arg.args[0].items[0] if arg.args[0].items else None
-        if isinstance(first, LambdaExpr):
-            return first
-    return None
+    """An interpolation's lambda (``arg`` itself), or None."""
+    return arg if isinstance(arg, LambdaExpr) else None
 
 
-def expr_text(arg: Expression) -> str:
-    if isinstance(arg, CallExpr) and arg.args and isinstance(arg.args[0], TupleExpr):
-        items = arg.args[0].items
-        if len(items) > 1 and isinstance(items[1], StrExpr):
-            return items[1].value
-    return "?"
+def is_spec(arg: Expression) -> bool:
+    """Whether ``arg`` is a format spec, which is not an argument of the tag."""
+    return not isinstance(arg, LambdaExpr) and not (isinstance(arg, NameExpr) and arg.name == DECODED_NAME)
+
+
+def expr_text(api: TypeChecker, arg: Expression) -> str | None:
+    """An interpolation's source text; None for a literal part."""
+    if not isinstance(arg, LambdaExpr):
+        return None
+    return EXPRESSIONS.get(api.path, {}).get((arg.line, arg.column), "?")
 
 
 def flat_types(ctx: FunctionContext) -> list[Type]:
@@ -41,30 +46,31 @@ def flat_types(ctx: FunctionContext) -> list[Type]:
 
 
 def slot_type(api: TypeChecker, arg: Expression, inferred: Type) -> Type:
-    """An interpolation's type as ``Interpolation[<its value's type>]``, the value as
-    mypy typed it in the tag's context.  The wrapper's own type is no guide: mypy
-    takes the wrapper's type argument from the context when it can, even when
-    the value does not fit it."""
+    """What the tag is passed for ``arg``: ``Interpolation[<its value's type>]``
+    for an interpolation, the value as mypy typed it in the tag's context."""
     lam = lambda_of(arg)
     if lam is None:
         return inferred
     value = api.lookup_type_or_none(lam.expr())
-    proper = get_proper_type(inferred)
-    if value is None:
-        return inferred
-    if isinstance(proper, Instance) and proper.type.fullname == INTERPOLATION and len(proper.args) == 1:
-        return proper.copy_modified(args=[value])
-    if not isinstance(proper, TupleType):
-        return inferred
-    # a tuple subclass: its items hold the value's type too
-    fallback = proper.partial_fallback
-    info = fallback.type
-    if info.fullname != INTERPOLATION or len(fallback.args) != 1 or info.tuple_type is None:
-        return inferred
-    variable = get_proper_type(info.defn.type_vars[0]) if len(info.defn.type_vars) == 1 else None
-    if not isinstance(variable, TypeVarType):
-        return inferred
-    expanded = get_proper_type(expand_type(info.tuple_type, {variable.id: value}))
-    if not isinstance(expanded, TupleType):
-        return inferred
-    return expanded.copy_modified(fallback=fallback.copy_modified(args=[value]))
+    if value is None:  # not typed (unreachable code): what the lambda returns
+        proper = get_proper_type(inferred)
+        value = proper.ret_type if isinstance(proper, CallableType) else AnyType(TypeOfAny.special_form)
+    return interpolation_type(api, value)
+
+
+def interpolation_type(api: TypeChecker, value: Type) -> Type:
+    """``Interpolation[value]`` as mypy builds it for a tuple subclass (a TupleType)."""
+    info = typeinfo(api, INTERPOLATION_TYPE)
+    base = None if info is None else info.tuple_type
+    if info is None or base is None or not info.defn.type_vars:
+        return AnyType(TypeOfAny.special_form)
+    variable = info.defn.type_vars[0]
+    expanded = get_proper_type(expand_type(base, {variable.id: value}))
+    assert isinstance(expanded, TupleType)
+    return expanded.copy_modified(fallback=Instance(info, [value]))
+
+
+def typeinfo(api: TypeChecker, fullname: str) -> TypeInfo | None:
+    """A class of the runtime by full name (its private module is not a name of the package)."""
+    found = lookup_fully_qualified(fullname, api.modules)
+    return found.node if found is not None and isinstance(found.node, TypeInfo) else None

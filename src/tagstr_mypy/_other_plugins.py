@@ -11,26 +11,18 @@ from __future__ import annotations
 
 from typing import Callable
 
+from mypy.argmap import map_actuals_to_formals
 from mypy.checker import TypeChecker
-from mypy.nodes import Context, Expression, RefExpr
+from mypy.nodes import ARG_POS, ArgKind, Context, Expression, RefExpr
 from mypy.plugin import FunctionContext, FunctionSigContext, MethodContext, MethodSigContext
 from mypy.subtypes import find_member
 from mypy.types import CallableType, FunctionLike, Instance, Overloaded, ProperType, Type, get_proper_type
 
 from tagstr_mypy._names import TAG_CALL
+from tagstr_mypy._signatures import signatures
 
 
-__all__ = ["has_own_signature", "other_plugins_result", "own_signature"]
-
-
-def has_own_signature(tag_type: ProperType) -> bool:
-    """Whether the signature hook gives mypy the tag's own signature for the call."""
-    if isinstance(tag_type, (CallableType, Overloaded)):
-        return True
-    if isinstance(tag_type, Instance):
-        call = get_proper_type(find_member("__call__", tag_type, tag_type, is_operator=True))
-        return isinstance(call, (CallableType, Overloaded))
-    return False
+__all__ = ["other_plugins_result", "own_signature"]
 
 
 def own_signature(
@@ -68,10 +60,17 @@ def apply_each(typ: FunctionLike, hook: Callable[[CallableType], FunctionLike]) 
 
 
 def other_plugins_result(
-    api: TypeChecker, ctx: FunctionContext, tag_expr: Expression, tag_type: ProperType, result: Type
+    api: TypeChecker,
+    context: Context,
+    tag_expr: Expression,
+    tag_type: ProperType,
+    result: Type,
+    call_view: Callable[[], tuple[list[Expression], list[Type]]],
 ) -> Type:
     """What another plugin's function (or ``__call__`` method) hook on the tag makes
-    of the call, given what it would see for ``tag(...)``: the arguments without the tag."""
+    of the call, given what it would see for ``tag(...)``: the arguments
+    (``call_view``: each with what the tag is passed for it, an interpolation's
+    ``Interpolation[<type>]``) grouped by the tag's parameters."""
     plugin = api.plugin
     fullname = tag_expr.fullname if isinstance(tag_expr, RefExpr) else ""
     if isinstance(tag_type, CallableType) and tag_type.is_type_obj():
@@ -80,14 +79,39 @@ def other_plugins_result(
         method = plugin.get_method_hook(f"{tag_type.type.fullname}.__call__")
         if method is None:
             return result
-        return method(MethodContext(
-            tag_type, ctx.arg_types[1:], ctx.arg_kinds[1:], ctx.callee_arg_names[1:],
-            ctx.arg_names[1:], result, ctx.args[1:], ctx.context, api,
-        ))
+        grouped = _grouped(tag_type, *call_view())
+        if grouped is None:
+            return result
+        return method(MethodContext(tag_type, *grouped[:-1], result, grouped[-1], context, api))
     hook = plugin.get_function_hook(fullname) if fullname and fullname != TAG_CALL else None
     if hook is None:
         return result
-    return hook(FunctionContext(
-        ctx.arg_types[1:], ctx.arg_kinds[1:], ctx.callee_arg_names[1:], ctx.arg_names[1:],
-        result, ctx.args[1:], ctx.context, api,
-    ))
+    grouped = _grouped(tag_type, *call_view())
+    if grouped is None:
+        return result
+    return hook(FunctionContext(*grouped[:-1], result, grouped[-1], context, api))
+
+
+Grouped = tuple[
+    list[list[Type]], list[list[ArgKind]], list[str | None], list[list[str | None]], list[list[Expression]]
+]
+
+
+def _grouped(tag_type: ProperType, args: list[Expression], types: list[Type]) -> Grouped | None:
+    """The call's arguments grouped by the tag's parameters, as mypy hands a hook
+    ``tag(...)``'s: (types, kinds, parameter names, argument names, expressions)."""
+    found = signatures(tag_type)
+    if not found:
+        return None
+    signature = found[0]
+    groups = map_actuals_to_formals(
+        [ARG_POS] * len(args), [None] * len(args), signature.arg_kinds, signature.arg_names,
+        lambda index: types[index],
+    )
+    return (
+        [[types[i] for i in group] for group in groups],
+        [[ARG_POS for _ in group] for group in groups],
+        list(signature.arg_names),
+        [[None for _ in group] for group in groups],
+        [[args[i] for i in group] for group in groups],
+    )

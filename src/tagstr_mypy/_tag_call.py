@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Final
 
 from mypy.checker import TypeChecker
+from mypy.erasetype import remove_instance_last_known_values
 from mypy.errors import ErrorInfo
 from mypy.messages import format_type
 from mypy.nodes import (
@@ -53,9 +54,9 @@ from tagstr_runtime.frontend import CHECKER_MODULE, INTERPOLATION_TYPE
 from tagstr_mypy._errorcodes import fail_interpolation, fail_not_callable, fail_signature, fail_together
 from tagstr_mypy._explain import ARGUMENT_MESSAGE, Rejection, TypeNames
 from tagstr_mypy._call_errors import CallErrors
-from tagstr_mypy._fields import expr_text, flat_types, lambda_of, slot_type
+from tagstr_mypy._fields import expr_text, flat_types, is_spec, lambda_of, slot_type
 from tagstr_mypy._names import TAG_CALL
-from tagstr_mypy._other_plugins import has_own_signature, other_plugins_result
+from tagstr_mypy._other_plugins import other_plugins_result
 from tagstr_mypy._signatures import formal_at, signatures
 from tagstr_mypy._trials import values_only
 
@@ -98,20 +99,32 @@ def tag_call_callback(ctx: FunctionContext) -> Type:
         return AnyType(TypeOfAny.from_another_any, source_any=tag_type)
     name = tag_expr.name if isinstance(tag_expr, NameExpr) else "?"
     report_untyped_call(api, tag_expr, tag_type, ctx.context)
-    own = has_own_signature(tag_type)
-    # mypy checked the call against the tag's own signature (the signature hook):
-    # whether that failed is known, and its return type is the call's
-    failed = CallErrors.install(api.msg.errors).failed(api, call) if own else None
-    args = call.args[1:]
-    arg_types = [] if failed is False else [slot_type(api, arg, typ) for arg, typ in zip(args, flat_types(ctx)[1:])]
+    errors = CallErrors.install(api.msg.errors)
+    # whether mypy checked the call against the tag's own signature (the signature
+    # hook's): whether that failed is then known, and its return type is the call's
+    # (mypy calls this hook once per overload it tries, after one signature hook)
+    own = id(call) in errors.signed
+    failed = errors.failed(api, call) if own else None
+    pairs = [(arg, typ) for arg, typ in zip(call.args[1:], flat_types(ctx)[1:]) if not is_spec(arg)]
+    args = [arg for arg, _ in pairs]
+    arg_types = [] if failed is False else [slot_type(api, arg, typ) for arg, typ in pairs]
     tag_call = TagCall(api, call, tag_expr, tag_type, name, args, arg_types)
     if not own:
-        return tag_call.check()
-    result = tag_call.check(ctx.default_return_type, failed)
+        result = tag_call.check()
+    else:
+        result = tag_call.check(ctx.default_return_type, failed)
+        if any(signature.variables for signature in signatures(tag_type)):
+            # the wrapper the call passes solves its own type variable, which
+            # forgets a literal's value deep in the type (a lambda's result):
+            # so does the tag's type variable, solved from the value directly
+            result = remove_instance_last_known_values(result)
     if tag_call.rejected:
         return result
     # other plugins' hooks on the tag apply, as to the call
-    return other_plugins_result(api, ctx, tag_expr, tag_type, result)
+    return other_plugins_result(
+        api, ctx.context, tag_expr, tag_type, result,
+        lambda: (args, arg_types or [slot_type(api, arg, typ) for arg, typ in pairs]),
+    )
 
 
 def checker_ready(api: TypeChecker) -> bool:
@@ -319,7 +332,7 @@ class TagCall:
             return self.api.expr_checker.accept(lam.expr())
 
     def slot_text(self, index: int) -> str:
-        return expr_text(self.args[index])
+        return expr_text(self.api, self.args[index]) or "?"
 
     def loosened(self, typ: Type) -> Type:
         return self.declared("any_interpolation") if self.value_type(typ) is not None else typ

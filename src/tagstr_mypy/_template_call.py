@@ -14,14 +14,13 @@ from __future__ import annotations
 
 
 from mypy.checker import TypeChecker
-from mypy.expandtype import expand_type
-from mypy.lookup import lookup_fully_qualified
-from mypy.nodes import CallExpr, Context, Expression, NameExpr, StrExpr, TempNode, TemplateStrExpr, TypeInfo
+from mypy.nodes import CallExpr, Context, Expression, NameExpr, StrExpr, TempNode, TemplateStrExpr
 from mypy.plugin import MethodContext
-from mypy.types import AnyType, Instance, TupleType, Type, TypeOfAny, get_proper_type
+from mypy.types import AnyType, Instance, Type, TypeOfAny, get_proper_type
 
-from tagstr_runtime.frontend import DECODED_TYPE, INTERPOLATION_TYPE
+from tagstr_runtime.frontend import DECODED_TYPE
 
+from tagstr_mypy._fields import interpolation_type, typeinfo
 from tagstr_mypy._names import TEMPLATE_TAG_CALL
 from tagstr_mypy._tag_call import TagCall
 
@@ -69,24 +68,6 @@ def value_type(api: TypeChecker, expr: Expression) -> Type:
         return found
     with api.msg.filter_errors():
         return api.expr_checker.accept(expr)
-
-
-def typeinfo(api: TypeChecker, fullname: str) -> TypeInfo | None:
-    """A class of the runtime by full name (its private module is not a name of the package)."""
-    found = lookup_fully_qualified(fullname, api.modules)
-    return found.node if found is not None and isinstance(found.node, TypeInfo) else None
-
-
-def interpolation_type(api: TypeChecker, value: Type) -> Type:
-    """``Interpolation[value]`` as mypy builds it for a tuple subclass (a TupleType)."""
-    info = typeinfo(api, INTERPOLATION_TYPE)
-    base = None if info is None else info.tuple_type
-    if info is None or base is None or not info.defn.type_vars:
-        return AnyType(TypeOfAny.special_form)
-    variable = info.defn.type_vars[0]
-    expanded = get_proper_type(expand_type(base, {variable.id: value}))
-    assert isinstance(expanded, TupleType)
-    return expanded.copy_modified(fallback=Instance(info, [value]))
 
 
 class TemplateCall(TagCall):

@@ -7,7 +7,15 @@ written by ``CheckerEmitter`` for the checker:
   plugin hook (on ``tagstr_runtime._checker.tag_call``) types every tag string
   whatever the tag is, and reports in tag-string terms;
 * a literal part is ``__tagstr_d__`` (only its type matters), an interpolation
-  ``__tagstr_i__((lambda: expr, 'expr', conv, spec))``;
+  ``lambda: expr``, followed by its format spec when that has fields of its
+  own (``f"{width}"``, evaluated with the tag string, in its scope): the
+  signature hook gives mypy, for each lambda, the tag's parameter with every
+  ``Interpolation[X]`` written ``Callable[[], X]`` (``_call_context.py``), so
+  that mypy infers the expression in the tag's context without inferring a
+  generic wrapper's type per interpolation (which costs more than the rest of
+  the tag string); the hooks see ``Interpolation[<the value's type>]``;
+* an expression's source text, which messages quote, is kept beside the tree
+  (``EXPRESSIONS``), keyed by its lambda's position;
 * one import of those typed stand-ins replaces the run-time table.
 
 Nothing here lexes, and nothing takes generated code apart: the runtime's
@@ -35,8 +43,13 @@ __all__ = ["CHECKER_MODULE", "CheckerEmitter", "CheckerTree", "checker_tree"]
 
 CALL_NAME = "__tagstr_call__"
 DECODED_NAME = "__tagstr_d__"
-INTERPOLATION_NAME = "__tagstr_i__"
 _LOAD = ast.Load()
+_NO_ARGUMENTS = ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[])
+
+#: file name -> {(line, column) of an interpolation's lambda: the expression's
+#: source text}, for the files whose tree was built last (one per file: each
+#: parse of a file replaces its entry)
+EXPRESSIONS: dict[str, dict[tuple[int, int], str]] = {}
 
 
 class CheckerEmitter(Emitter):
@@ -47,20 +60,29 @@ class CheckerEmitter(Emitter):
     def __init__(self) -> None:
         self.specs: list[ast.JoinedStr] = []  # generated format specs (f-strings)
         self.hooks: list[ast.Name] = []  # each tag string's __tagstr_call__
+        self.lambdas: list[tuple[ast.Lambda, str]] = []  # each interpolation's, with its text
+        self.spec_of: dict[int, ast.JoinedStr] = {}  # id(lambda) -> its spec with fields
 
     def decoded(self, cooked: str, raw: str, at: Position) -> ast.expr:
         return located(ast.Name(DECODED_NAME, _LOAD), at)
 
     def interpolation(self, field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.expr:
-        items = self.fields_tuple(field, value, spec, at)
-        for item in items.elts[1:3]:
-            located(item, _zero_width(at))
-        if isinstance(spec, ast.Constant):
-            located(spec, _zero_width(at))
-        elif isinstance(spec, ast.JoinedStr):
+        lam = located(ast.Lambda(_NO_ARGUMENTS, value), at)
+        self.lambdas.append((lam, field.expr))
+        if isinstance(spec, ast.JoinedStr):  # a constant spec or none: nothing to check
             self.specs.append(spec)
-        func = located(ast.Name(INTERPOLATION_NAME, _LOAD), _zero_width(at))
-        return located(ast.Call(func, [items], []), at)
+            self.spec_of[id(lam)] = spec
+        return lam
+
+    def arguments(self, parts: Sequence[ast.expr]) -> list[ast.expr]:
+        """The call's arguments: each part, and after an interpolation its spec with fields."""
+        args: list[ast.expr] = []
+        for part in parts:
+            args.append(part)
+            spec = self.spec_of.get(id(part))
+            if spec is not None:
+                args.append(spec)
+        return args
 
     def call(self, site: TagCall) -> ast.expr:
         if _in_annotation(site):
@@ -70,13 +92,12 @@ class CheckerEmitter(Emitter):
             return located(ast.Call(site.func, list(site.args), []), site.at)
         hook = located(ast.Name(CALL_NAME, _LOAD), _zero_width(site.at))
         self.hooks.append(hook)
-        return located(ast.Call(hook, [site.func, *site.args], []), site.at)
+        return located(ast.Call(hook, [site.func, *self.arguments(site.args)], []), site.at)
 
     def finish(self, tree: ast.AST) -> ast.AST:
         assert isinstance(tree, ast.Module)
         names = [
             ast.alias("tag_call", CALL_NAME),
-            ast.alias("Interpolation", INTERPOLATION_NAME),
             ast.alias("decoded", DECODED_NAME),
         ]
         imp = ast.ImportFrom(CHECKER_MODULE, names, 0)
@@ -167,6 +188,7 @@ def checker_tree(
     if char_columns and not text.isascii():
         _to_char_columns(tree, desugaring.source)
     _out_of_reach(emitter.hooks)
+    EXPRESSIONS[filename] = {(lam.lineno, lam.col_offset): text for lam, text in emitter.lambdas}
     return CheckerTree(tree, desugaring)
 
 

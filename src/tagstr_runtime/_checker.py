@@ -1,8 +1,8 @@
 """The names a type checker's view of a desugared module refers to.
 
 ``tagstr_mypy`` hands mypy a tree in which every tag string is
-``__tagstr_call__(tag, __tagstr_d__, __tagstr_0__((lambda: expr, 'expr', conv, spec)), ...)``
-and binds those names from here.  Routing the call through ``tag_call`` gives the
+``__tagstr_call__(tag, __tagstr_d__, lambda: expr, ...)`` and binds those
+names from here.  Routing the call through ``tag_call`` gives the
 plugin one fully qualified name to hook (the tag itself can be any callable), and
 the hook computes the real type of each call: the signature here is only what
 mypy checks the arguments against, and it accepts anything.  Code never imports

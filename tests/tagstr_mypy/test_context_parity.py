@@ -35,7 +35,7 @@ CONFIGURATIONS = pytest.mark.parametrize(
 )
 
 TAGS = '''\
-from typing import Any, Callable, Generic, Literal, Optional, TypeVar, overload
+from typing import Any, Callable, Generic, Literal, Optional, Protocol, Sequence, TypeVar, overload
 
 from tagstr_runtime import Decoded, Interpolation
 
@@ -122,6 +122,34 @@ class Box(Generic[T]):
         pass
 
 
+def loose(*args: object) -> str:
+    return ""
+
+
+def anything(*args: Any) -> str:
+    return ""
+
+
+def sequences(*args: Decoded | Sequence[object]) -> str:
+    return ""
+
+
+def either(*args: Decoded | Interpolation[int] | Callable[[], str]) -> str:
+    return ""
+
+
+def solved(*args: T) -> list[T]:
+    return []
+
+
+class Valued(Protocol):
+    def getvalue(self) -> int: ...
+
+
+def shaped(*args: Decoded | Valued) -> str:
+    return ""
+
+
 n = 1
 ls = ["a"]
 '''
@@ -136,6 +164,9 @@ SINGLE = [
 TAG_NAMES = [
     "plain", "bare", "ints", "floats", "order", "cb", "opt", "maps", "sets",
     "same", "bounded", "valued", "listed", "over", "caller", "Built", "Box",
+    # parameters a lambda and the wrapper do not fare alike against: mypy checks
+    # the lambdas without the tag's context, the hook the wrappers' types
+    "loose", "anything", "sequences", "either", "solved", "shaped",
 ]
 MULTI = [
     ("same", ["1", "'a'"]), ("same", ["[]", "[1.0]"]), ("same", ["[1.0]", "[]"]),
@@ -232,6 +263,19 @@ def slot_failure(d: Diagnostic, col: int, starts: list[int], is_call: bool) -> b
     return d.message.startswith('Argument 1 to "Interpolation"')
 
 
+def lambda_body_anys(tag: Outcome, call: Outcome) -> bool:
+    """The one difference mypy itself makes (docs/decisions.md): when a value that
+    does not fit is a lambda literal, mypy reports ``Expression has type "Any"``
+    inside its body (an unannotated parameter) for the wrapper's tuple, not for
+    a lambda checked against a callable parameter: ``f(lambda: (lambda x:
+    str(x)))`` gets the same from stock mypy.  Both calls still fail."""
+    extra = call.inside - tag.inside
+    return (
+        tag.failed and call.failed and tag.inside <= call.inside
+        and all(message.startswith('Expression has type "Any"') for _, _, message in extra)
+    )
+
+
 def wrapper_slot(col: int, starts: list[int]) -> int | None:
     """The slot whose ``Interpolation((`` argument starts at ``col``."""
     for index, start in enumerate(starts):
@@ -259,7 +303,7 @@ def test_a_tag_string_is_typed_as_its_call(module: tuple[Path, list[Pair]], opti
     for pair in table:
         tag = outcome(by_line.get(pair.line, []), pair.tag_starts, pair.exprs, False)
         call = outcome(by_line.get(pair.line + 1, []), pair.call_starts, pair.exprs, True)
-        same = tag.inside == call.inside and tag.failed == call.failed
+        same = (tag.inside == call.inside or lambda_body_anys(tag, call)) and tag.failed == call.failed
         if same and tag.slots and call.slots:
             same = tag.slots == call.slots
         if same and not tag.failed:
