@@ -31,7 +31,7 @@ interpolation's expression are mypy's own and pass unchanged.
 from __future__ import annotations
 
 from mypy.checker import TypeChecker
-from mypy.nodes import ARG_POS, ARG_STAR, CallExpr, Expression, NameExpr
+from mypy.nodes import ARG_POS, ARG_STAR, CallExpr, Expression, LambdaExpr, NameExpr
 from mypy.plugin import FunctionSigContext
 from mypy.subtypes import is_subtype
 from mypy.types import (
@@ -58,13 +58,18 @@ from tagstr_mypy._tag_call import TagCall, checker_ready, flatten, interpolation
 
 __all__ = ["forget_formals", "tag_signature_callback"]
 
-# a parameter's type -> what a lambda is checked against there (None: no exact
-# exchange); for one build or dmypy update, as the tag verdicts
+# For one build or dmypy update, as the tag verdicts: a parameter's type -> what
+# a lambda is checked against there (None: no exact exchange); and (the tag's
+# signature, the tag string's shape) -> the signature mypy gets, by identity
+# (a module calls the same tag object with the same shapes many times; the key
+# objects are held, so that no id is reused while its entry lives)
 _LAMBDA_FORMALS: dict[Type, Type | None] = {}
+_SIGNATURES: dict[tuple[int, tuple[int, ...]], tuple[object, CallableType | None]] = {}
 
 
 def forget_formals() -> None:
     _LAMBDA_FORMALS.clear()
+    _SIGNATURES.clear()
 
 
 def tag_signature_callback(ctx: FunctionSigContext) -> FunctionLike:
@@ -91,8 +96,17 @@ def tag_signature_callback(ctx: FunctionSigContext) -> FunctionLike:
     leading = ctx.default_signature
     assert isinstance(leading, CallableType)
     items = []
+    shape = tuple(_SPEC if is_spec(arg) else _LAMBDA if isinstance(arg, LambdaExpr) else _DECODED for arg in args)
     for item in own.items:
-        signature = per_argument(api, item, leading, args, probe.declared("any_interpolation"))
+        key = (id(item), shape)  # (the leading parameter is tag_call's: one per build)
+        found = _SIGNATURES.get(key)
+        if found is not None and found[0] is item:
+            signature = found[1]
+        else:
+            signature = per_argument(api, item, leading, args, probe.declared("any_interpolation"))
+            if len(_SIGNATURES) > 4096:
+                _SIGNATURES.clear()
+            _SIGNATURES[key] = (item, signature)
         if signature is None:
             return ctx.default_signature  # the function hook tries the tag itself
         items.append(signature)
@@ -105,6 +119,9 @@ def tag_signature_callback(ctx: FunctionSigContext) -> FunctionLike:
     if len(items) > 1:
         return Overloaded(items)
     return items[0]
+
+
+_DECODED, _LAMBDA, _SPEC = 0, 1, 2
 
 
 def per_argument(
