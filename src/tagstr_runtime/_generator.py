@@ -47,6 +47,7 @@ class Generator:
         self.emitter = emitter
         self.replaced = 0
         self._positions: dict[Span, Position] = {}
+        self._line_col = source.line_col_byte
         self._path: list[ast.AST] = []
         self._enclosing: Field | None = None
         #: annotations are stored as text (PEP 563) and the emitter wants them so
@@ -54,11 +55,15 @@ class Generator:
         self._in_annotation = False
 
     def position(self, span: Span) -> Position:
+        """Cached: a tag string's span is asked for three times, a field's twice."""
         found = self._positions.get(span)
         if found is None:
-            at = self.source.line_col_byte
-            found = self._positions[span] = at(span.start) + at(span.end)
+            found = self._positions[span] = self._line_col(span.start) + self._line_col(span.end)
         return found
+
+    def _between(self, start: int, end: int) -> Position:
+        """Uncached, for the runs of literal text: each is asked for once."""
+        return self._line_col(start) + self._line_col(end)
 
     # finding the placeholders ------------------------------------------------
 
@@ -70,14 +75,14 @@ class Generator:
         if isinstance(node, ast.Call) and (node.lineno, node.col_offset) == keys[0]:
             if self.is_placeholder(node, tags[0]) and len(tags) == 1:
                 return self.replacement(node, tags[0])
-        self._path.append(node)
         self._walk(node, tags, keys, 0, len(tags))
-        self._path.pop()
         return node
 
     def _walk(
         self, node: ast.AST, tags: tuple[TagString, ...], keys: list[tuple[int, int]], lo: int, hi: int
     ) -> None:
+        """Visit the children of ``node``, on the ``path``."""
+        self._path.append(node)
         for field in node._fields:
             value = getattr(node, field, None)
             if isinstance(value, list):
@@ -97,6 +102,7 @@ class Generator:
                     new = self._visit_child(value, tags, keys, lo, hi)
                 if new is not None:
                     setattr(node, field, new)
+        self._path.pop()
 
     def _visit_child(
         self, child: ast.AST, tags: tuple[TagString, ...], keys: list[tuple[int, int]], lo: int, hi: int
@@ -104,7 +110,7 @@ class Generator:
         if "col_offset" not in child._attributes:
             # arguments, comprehension, withitem, match_case, operators, TypeIgnore...
             if child._fields and not isinstance(child, ast.type_ignore):
-                self._descend(child, tags, keys, lo, hi)
+                self._walk(child, tags, keys, lo, hi)
             return None
         start = (child.lineno, child.col_offset)  # type: ignore[attr-defined]
         decorators = getattr(child, "decorator_list", None)
@@ -121,15 +127,8 @@ class Generator:
             and self.is_placeholder(child, tags[first])
         ):
             return self.replacement(child, tags[first])
-        self._descend(child, tags, keys, first, last)
+        self._walk(child, tags, keys, first, last)
         return None
-
-    def _descend(
-        self, node: ast.AST, tags: tuple[TagString, ...], keys: list[tuple[int, int]], lo: int, hi: int
-    ) -> None:
-        self._path.append(node)
-        self._walk(node, tags, keys, lo, hi)
-        self._path.pop()
 
     def is_placeholder(self, node: ast.Call, tag: TagString) -> bool:
         _, _, end_line, end_col = self.position(tag.span)
@@ -165,35 +164,32 @@ class Generator:
         values = self.field_values(node, tag)
         emitter = self.emitter
         args: list[ast.expr] = []
+        # a run of literal text: one Decoded (a debug field's text joins the literal before it)
         raw: list[str] = []
         cooked: list[str] = []
-        span_start = span_end = -1
-
-        def flush() -> None:
-            if raw:
-                at = self.position(Span(span_start, span_end))
-                args.append(emitter.decoded("".join(cooked), "".join(raw), at))
-                raw.clear()
-                cooked.clear()
-
+        run_start = run_end = -1
         for part in tag.parts:
             if isinstance(part, Literal):
                 if not raw:
-                    span_start = part.span.start
+                    run_start = part.span.start
                 raw.append(part.raw)
                 cooked.append(part.cooked)
-                span_end = part.span.end
+                run_end = part.span.end
                 continue
             if part.debug is not None:
                 if not raw:
-                    span_start = part.span.start
+                    run_start = part.span.start
                 raw.append(part.debug)
                 cooked.append(part.debug)
-                span_end = part.span.start + 1 + len(part.debug)
-            flush()
+                run_end = part.span.start + 1 + len(part.debug)
+            if raw:
+                args.append(emitter.decoded("".join(cooked), "".join(raw), self._between(run_start, run_end)))
+                raw.clear()
+                cooked.clear()
             spec = self.spec(part, values)
             args.append(emitter.interpolation(part, values[part.span.start], spec, self.position(part.span)))
-        flush()
+        if raw:
+            args.append(emitter.decoded("".join(cooked), "".join(raw), self._between(run_start, run_end)))
         assert isinstance(node.func, ast.Name)
         return emitter.call(TagCall(tag, node.func, args, self.position(tag.span), path, enclosing))
 
