@@ -34,6 +34,12 @@ _CONVERSIONS = {None: -1, "s": ord("s"), "r": ord("r"), "a": ord("a")}
 
 #: The fields that hold an annotation (``AnnAssign``, ``arg``, a def's return).
 _ANNOTATIONS = frozenset(["annotation", "returns"])
+#: Nodes whose position starts after their decorators.
+_DECORATED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+#: A def's fields to visit when every tag string to find starts in its body:
+#: its decorators, parameters, type parameters and return annotation come before.
+_BODY_ONLY = ("body",)
 
 
 class Generator:
@@ -47,7 +53,8 @@ class Generator:
         self.emitter = emitter
         self.replaced = 0
         self._positions: dict[Span, Position] = {}
-        self._line_col = source.line_col_byte
+        #: uncached, for the runs of literal text: each is asked for once
+        self._between = source.span_col_byte
         self._path: list[ast.AST] = []
         self._enclosing: Field | None = None
         #: annotations are stored as text (PEP 563) and the emitter wants them so
@@ -58,12 +65,8 @@ class Generator:
         """Cached: a tag string's span is asked for three times, a field's twice."""
         found = self._positions.get(span)
         if found is None:
-            found = self._positions[span] = self._line_col(span.start) + self._line_col(span.end)
+            found = self._positions[span] = self._between(span.start, span.end)
         return found
-
-    def _between(self, start: int, end: int) -> Position:
-        """Uncached, for the runs of literal text: each is asked for once."""
-        return self._line_col(start) + self._line_col(end)
 
     # finding the placeholders ------------------------------------------------
 
@@ -83,7 +86,12 @@ class Generator:
     ) -> None:
         """Visit the children of ``node``, on the ``path``."""
         self._path.append(node)
-        for field in node._fields:
+        fields = node._fields
+        if isinstance(node, _FUNCTIONS):
+            body = node.body[0]
+            if keys[lo] >= (body.lineno, body.col_offset):
+                fields = _BODY_ONLY  # a signature costs a visit of each parameter
+        for field in fields:
             value = getattr(node, field, None)
             if isinstance(value, list):
                 for index, child in enumerate(value):
@@ -113,9 +121,9 @@ class Generator:
                 self._walk(child, tags, keys, lo, hi)
             return None
         start = (child.lineno, child.col_offset)  # type: ignore[attr-defined]
-        decorators = getattr(child, "decorator_list", None)
-        if decorators:  # a def's or class's position starts after its decorators
-            start = min(start, (decorators[0].lineno, decorators[0].col_offset))
+        if isinstance(child, _DECORATED) and child.decorator_list:
+            decorator = child.decorator_list[0]  # the position starts after the decorators
+            start = min(start, (decorator.lineno, decorator.col_offset))
         first = bisect_left(keys, start, lo, hi)
         last = bisect_left(keys, (child.end_lineno, child.end_col_offset), first, hi)  # type: ignore[attr-defined]
         if first == last:
@@ -186,8 +194,9 @@ class Generator:
                 args.append(emitter.decoded("".join(cooked), "".join(raw), self._between(run_start, run_end)))
                 raw.clear()
                 cooked.clear()
-            spec = self.spec(part, values)
-            args.append(emitter.interpolation(part, values[part.span.start], spec, self.position(part.span)))
+            at = self.position(part.span)
+            spec = located(ast.Constant(None), at) if part.spec is None else self.spec(part, values)
+            args.append(emitter.interpolation(part, values[part.span.start], spec, at))
         if raw:
             args.append(emitter.decoded("".join(cooked), "".join(raw), self._between(run_start, run_end)))
         assert isinstance(node.func, ast.Name)

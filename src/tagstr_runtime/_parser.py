@@ -533,12 +533,12 @@ class _Lexer:
         n = self.n
         single = len(quote) == 1
         qc = quote[0]
-        chunk = _BODY_CHUNK[quote]
+        chunk = _BODY_CHUNK[quote].match  # matches the empty string too
         parts: list[Part] = []
         seg = lit_start = pos  # start of unflushed literal text / of the current literal part
         pieces: list[str] = []  # literal text with doubled braces collapsed
         while True:
-            pos = _match_end(chunk, s, pos)
+            pos = chunk(s, pos).end()  # type: ignore[union-attr]
             if pos >= n:
                 self.unterminated(start, quote, is_tag, n)
             c = s[pos]
@@ -603,7 +603,7 @@ class _Lexer:
         if not raw:
             return
         try:
-            cooked = cook_checked(raw, named_escape_may_end=before_field)
+            cooked = cook_checked(raw, named_escape_may_end=before_field) if "\\" in raw else raw
         except BadEscape as exc:
             where = self.raw_to_source(lit_start, exc.offset)
             until = self.raw_to_source(lit_start, exc.offset + exc.length)
