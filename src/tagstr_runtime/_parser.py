@@ -64,17 +64,20 @@ _PLAIN = r"""(?:
 _RUN_TOKEN = rf"""(?:
         {_PLAIN}
       | \.(?=[ \t\f]*[^\W\d]\w*(?![\w'"]))
-      | [(\[{{](?:[ \t\f\n]|\\\n|\#[^\n]*+|{_PLAIN}|\.)*[)\]}}]
+      | [(\[{{](?:[ \t\f\n]|\\\n|\#[^\n]*+|{_PLAIN}|\.)*+[)\]}}]
     )"""
 # Outside brackets a newline makes the next token start a line: the run says
 # whether its last token was a newline (``lastgroup``).  A comment ends at a
 # newline or at the end of the text, where the state no longer matters; it is
 # possessive (``*+``) everywhere: no backtracking may read tokens inside one.
+# The bracket pair's contents are possessive too: backtracking there would try
+# every split of every number (exponential in a long run of digits).
 _TOP_RUN = re.compile(
-    rf"(?:[ \t\f]*(?:(?P<token>{_RUN_TOKEN})|(?P<nl>\n)|\#[^\n]*+))+", re.VERBOSE
+    rf"(?:[ \t\f]*+(?:(?P<token>{_RUN_TOKEN})|(?P<nl>\n)|\#[^\n]*+))+", re.VERBOSE
 )
-# Inside brackets newlines are blanks; the run ends with a token.
-_NESTED_RUN = re.compile(rf"(?:(?:[ \t\f\n]|\#[^\n]*+)*{_RUN_TOKEN})+", re.VERBOSE)
+# Inside brackets newlines and comments change nothing: the run says whether
+# it held a token (``lastgroup``).
+_NESTED_RUN = re.compile(rf"(?:[ \t\f\n]++|\#[^\n]*+|(?P<token>{_RUN_TOKEN}))+", re.VERBOSE)
 _WS = re.compile(r"[ \t\f\n]*")
 # Whitespace where PEP 701 also allows comments and continuations (around '=' and '!conv').
 _SPACE = re.compile(r"(?:[ \t\f\n]+|\#[^\n]*|\\\n)*")
@@ -285,7 +288,8 @@ class _Lexer:
                     run = nested_run(s, pos)
                     if run is not None:
                         pos = run.end()
-                        prev = "other"
+                        if run.lastgroup is not None:
+                            prev = "other"
                 else:
                     run = top_run(s, pos)
                     if run is not None:
