@@ -34,6 +34,12 @@ _CONVERSIONS = {None: -1, "s": ord("s"), "r": ord("r"), "a": ord("a")}
 
 #: The fields that hold an annotation (``AnnAssign``, ``arg``, a def's return).
 _ANNOTATIONS = frozenset(["annotation", "returns"])
+#: Nodes whose position starts after their decorators.
+_DECORATED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+#: A def's fields to visit when every tag string to find starts in its body:
+#: its decorators, parameters, type parameters and return annotation come before.
+_BODY_ONLY = ("body",)
 
 
 class Generator:
@@ -47,6 +53,8 @@ class Generator:
         self.emitter = emitter
         self.replaced = 0
         self._positions: dict[Span, Position] = {}
+        #: uncached, for the runs of literal text: each is asked for once
+        self._between = source.span_col_byte
         self._path: list[ast.AST] = []
         self._enclosing: Field | None = None
         #: annotations are stored as text (PEP 563) and the emitter wants them so
@@ -54,10 +62,10 @@ class Generator:
         self._in_annotation = False
 
     def position(self, span: Span) -> Position:
+        """Cached: a tag string's span is asked for three times, a field's twice."""
         found = self._positions.get(span)
         if found is None:
-            at = self.source.line_col_byte
-            found = self._positions[span] = at(span.start) + at(span.end)
+            found = self._positions[span] = self._between(span.start, span.end)
         return found
 
     # finding the placeholders ------------------------------------------------
@@ -70,15 +78,20 @@ class Generator:
         if isinstance(node, ast.Call) and (node.lineno, node.col_offset) == keys[0]:
             if self.is_placeholder(node, tags[0]) and len(tags) == 1:
                 return self.replacement(node, tags[0])
-        self._path.append(node)
         self._walk(node, tags, keys, 0, len(tags))
-        self._path.pop()
         return node
 
     def _walk(
         self, node: ast.AST, tags: tuple[TagString, ...], keys: list[tuple[int, int]], lo: int, hi: int
     ) -> None:
-        for field in node._fields:
+        """Visit the children of ``node``, on the ``path``."""
+        self._path.append(node)
+        fields = node._fields
+        if isinstance(node, _FUNCTIONS):
+            body = node.body[0]
+            if keys[lo] >= (body.lineno, body.col_offset):
+                fields = _BODY_ONLY  # a signature costs a visit of each parameter
+        for field in fields:
             value = getattr(node, field, None)
             if isinstance(value, list):
                 for index, child in enumerate(value):
@@ -97,6 +110,7 @@ class Generator:
                     new = self._visit_child(value, tags, keys, lo, hi)
                 if new is not None:
                     setattr(node, field, new)
+        self._path.pop()
 
     def _visit_child(
         self, child: ast.AST, tags: tuple[TagString, ...], keys: list[tuple[int, int]], lo: int, hi: int
@@ -104,12 +118,12 @@ class Generator:
         if "col_offset" not in child._attributes:
             # arguments, comprehension, withitem, match_case, operators, TypeIgnore...
             if child._fields and not isinstance(child, ast.type_ignore):
-                self._descend(child, tags, keys, lo, hi)
+                self._walk(child, tags, keys, lo, hi)
             return None
         start = (child.lineno, child.col_offset)  # type: ignore[attr-defined]
-        decorators = getattr(child, "decorator_list", None)
-        if decorators:  # a def's or class's position starts after its decorators
-            start = min(start, (decorators[0].lineno, decorators[0].col_offset))
+        if isinstance(child, _DECORATED) and child.decorator_list:
+            decorator = child.decorator_list[0]  # the position starts after the decorators
+            start = min(start, (decorator.lineno, decorator.col_offset))
         first = bisect_left(keys, start, lo, hi)
         last = bisect_left(keys, (child.end_lineno, child.end_col_offset), first, hi)  # type: ignore[attr-defined]
         if first == last:
@@ -121,15 +135,8 @@ class Generator:
             and self.is_placeholder(child, tags[first])
         ):
             return self.replacement(child, tags[first])
-        self._descend(child, tags, keys, first, last)
+        self._walk(child, tags, keys, first, last)
         return None
-
-    def _descend(
-        self, node: ast.AST, tags: tuple[TagString, ...], keys: list[tuple[int, int]], lo: int, hi: int
-    ) -> None:
-        self._path.append(node)
-        self._walk(node, tags, keys, lo, hi)
-        self._path.pop()
 
     def is_placeholder(self, node: ast.Call, tag: TagString) -> bool:
         _, _, end_line, end_col = self.position(tag.span)
@@ -165,35 +172,33 @@ class Generator:
         values = self.field_values(node, tag)
         emitter = self.emitter
         args: list[ast.expr] = []
+        # a run of literal text: one Decoded (a debug field's text joins the literal before it)
         raw: list[str] = []
         cooked: list[str] = []
-        span_start = span_end = -1
-
-        def flush() -> None:
-            if raw:
-                at = self.position(Span(span_start, span_end))
-                args.append(emitter.decoded("".join(cooked), "".join(raw), at))
-                raw.clear()
-                cooked.clear()
-
+        run_start = run_end = -1
         for part in tag.parts:
             if isinstance(part, Literal):
                 if not raw:
-                    span_start = part.span.start
+                    run_start = part.span.start
                 raw.append(part.raw)
                 cooked.append(part.cooked)
-                span_end = part.span.end
+                run_end = part.span.end
                 continue
             if part.debug is not None:
                 if not raw:
-                    span_start = part.span.start
+                    run_start = part.span.start
                 raw.append(part.debug)
                 cooked.append(part.debug)
-                span_end = part.span.start + 1 + len(part.debug)
-            flush()
-            spec = self.spec(part, values)
-            args.append(emitter.interpolation(part, values[part.span.start], spec, self.position(part.span)))
-        flush()
+                run_end = part.span.start + 1 + len(part.debug)
+            if raw:
+                args.append(emitter.decoded("".join(cooked), "".join(raw), self._between(run_start, run_end)))
+                raw.clear()
+                cooked.clear()
+            at = self.position(part.span)
+            spec = located(ast.Constant(None), at) if part.spec is None else self.spec(part, values)
+            args.append(emitter.interpolation(part, values[part.span.start], spec, at))
+        if raw:
+            args.append(emitter.decoded("".join(cooked), "".join(raw), self._between(run_start, run_end)))
         assert isinstance(node.func, ast.Name)
         return emitter.call(TagCall(tag, node.func, args, self.position(tag.span), path, enclosing))
 

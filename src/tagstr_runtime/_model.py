@@ -77,7 +77,10 @@ class TagString(NamedTuple):
         out: list[Field] = []
         for part in self.parts:
             if isinstance(part, Field):
-                out.extend(part.fields())
+                if part.spec:
+                    out.extend(part.fields())
+                else:  # most fields: no call, no temporary tuple
+                    out.append(part)
         return tuple(out)
 
     def walk(self) -> tuple[TagString, ...]:

@@ -52,16 +52,32 @@ _TOKEN = re.compile(
     re.VERBOSE,
 )
 # At the top level, a run of tokens that cannot start, end or touch a string
-# literal (names not glued to a quote, numbers, operators other than '.')
-# needs no look one token at a time: one match skips it.
-_TOP_RUN = re.compile(
-    r"""(?:[ \t\f]*(?:
+# literal needs no look one token at a time: one match skips it.  Such are
+# names not glued to a quote, numbers, operators, a '.' before such a name
+# (a '.' ending the run would be the "dot" before a tag), and a bracket pair
+# holding only such tokens (its depth nets out to zero).
+_PLAIN = r"""(?:
         [^\W\d]\w*(?![\w'"])
       | (?:\d|\.\d)(?:[\w.]|(?<=[eE])[-+])*
       | \.\.\.|\*\*=?|//=?|>>=?|<<=?|->|:=|==|!=|<=|>=|[-+*/%&|^@<>=!:~,;]=?
-    ))+""",
-    re.VERBOSE,
+    )"""
+_RUN_TOKEN = rf"""(?:
+        {_PLAIN}
+      | \.(?=[ \t\f]*[^\W\d]\w*(?![\w'"]))
+      | [(\[{{](?:[ \t\f\n]|\\\n|\#[^\n]*+|{_PLAIN}|\.)*+[)\]}}]
+    )"""
+# Outside brackets a newline makes the next token start a line: the run says
+# whether its last token was a newline (``lastgroup``).  A comment ends at a
+# newline or at the end of the text, where the state no longer matters; it is
+# possessive (``*+``) everywhere: no backtracking may read tokens inside one.
+# The bracket pair's contents are possessive too: backtracking there would try
+# every split of every number (exponential in a long run of digits).
+_TOP_RUN = re.compile(
+    rf"(?:[ \t\f]*+(?:(?P<token>{_RUN_TOKEN})|(?P<nl>\n)|\#[^\n]*+))+", re.VERBOSE
 )
+# Inside brackets newlines and comments change nothing: the run says whether
+# it held a token (``lastgroup``).
+_NESTED_RUN = re.compile(rf"(?:[ \t\f\n]++|\#[^\n]*+|(?P<token>{_RUN_TOKEN}))+", re.VERBOSE)
 _WS = re.compile(r"[ \t\f\n]*")
 # Whitespace where PEP 701 also allows comments and continuations (around '=' and '!conv').
 _SPACE = re.compile(r"(?:[ \t\f\n]+|\#[^\n]*|\\\n)*")
@@ -264,14 +280,22 @@ class _Lexer:
         last_text = ""
         lambdas = 0  # _LINE: open lambdas whose ':' is still to come
         match = _TOKEN.match
-        skip = _TOP_RUN.match if mode == _TOP else None
+        top_run = _TOP_RUN.match if mode == _TOP else None
+        nested_run = _NESTED_RUN.match
         while True:
-            if skip is not None:
-                run = skip(s, pos)
-                if run is not None:
-                    pos = run.end()
-                    prev = "other"
-                    line_start = False
+            if top_run is not None:
+                if depth:
+                    run = nested_run(s, pos)
+                    if run is not None:
+                        pos = run.end()
+                        if run.lastgroup is not None:
+                            prev = "other"
+                else:
+                    run = top_run(s, pos)
+                    if run is not None:
+                        pos = run.end()
+                        line_start = run.lastgroup == "nl"
+                        prev = "" if line_start else "other"
             m = match(s, pos)
             if m is None:  # end of text
                 if mode == _FIELD:
@@ -513,12 +537,12 @@ class _Lexer:
         n = self.n
         single = len(quote) == 1
         qc = quote[0]
-        chunk = _BODY_CHUNK[quote]
+        chunk = _BODY_CHUNK[quote].match  # matches the empty string too
         parts: list[Part] = []
         seg = lit_start = pos  # start of unflushed literal text / of the current literal part
         pieces: list[str] = []  # literal text with doubled braces collapsed
         while True:
-            pos = _match_end(chunk, s, pos)
+            pos = chunk(s, pos).end()  # type: ignore[union-attr]
             if pos >= n:
                 self.unterminated(start, quote, is_tag, n)
             c = s[pos]
@@ -583,12 +607,12 @@ class _Lexer:
         if not raw:
             return
         try:
-            cooked = cook_checked(raw, named_escape_may_end=before_field)
+            cooked = cook_checked(raw, named_escape_may_end=before_field) if "\\" in raw else raw
         except BadEscape as exc:
             where = self.raw_to_source(lit_start, exc.offset)
             until = self.raw_to_source(lit_start, exc.offset + exc.length)
             self.fail(E.BAD_ESCAPE.format(f"(unicode error) {exc}"), where, until)
-        if before_field and _NAMED_ESCAPE_END.search(raw):
+        if before_field and raw.endswith("\\N") and _NAMED_ESCAPE_END.search(raw):  # endswith: cheap
             self.warn_named_escape(end)
         parts.append(Literal(raw, cooked, Span(lit_start, end)))
 
@@ -623,7 +647,7 @@ class _Lexer:
         if first < 0:
             self.fail_field(is_tag, E.EMPTY_EXPRESSION.format(term), pos)
         expr = s[first:last_end]
-        if _LAMBDA.match(expr):
+        if expr.startswith("lambda") and _LAMBDA.match(expr):
             self.fail_field(is_tag, E.LAMBDA, first, pos)
         debug = None
         if term == "=":

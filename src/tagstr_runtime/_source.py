@@ -101,6 +101,18 @@ class SourceText:
             return line, offset - start
         return line, len(self.text[start:offset].encode("utf-8"))
 
+    def span_col_byte(self, start: int, end: int) -> tuple[int, int, int, int]:
+        """``line_col_byte`` of both ends of a span in one call (the generator places
+        every part of every tag string)."""
+        starts = self._starts
+        line = bisect_right(starts, start)
+        end_line = bisect_right(starts, end, line - 1)
+        first, last = starts[line - 1], starts[end_line - 1]
+        if self._ascii:
+            return line, start - first, end_line, end - last
+        text = self.text
+        return line, len(text[first:start].encode("utf-8")), end_line, len(text[last:end].encode("utf-8"))
+
     def offset(self, line: int, col_byte: int) -> int:
         """Inverse of ``pos``: character offset of a (line, byte column) pair."""
         start = self._starts[line - 1]
