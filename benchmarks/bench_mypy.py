@@ -159,6 +159,8 @@ def mypy_time(cwd: Path, args: list[str], plugin: bool, work: Path) -> float:
     cache = Path(tempfile.mkdtemp(dir=work, prefix="cache-"))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])}
     env.pop("MYPYPATH", None)
+    # as users run it: modules load from their bytecode caches (the first run writes them)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.run(
         [sys.executable, "-m", "mypy", "--config-file", str(config), "--cache-dir", str(cache),
