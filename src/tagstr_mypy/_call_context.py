@@ -86,7 +86,8 @@ def tag_signature_callback(ctx: FunctionSigContext) -> FunctionLike:
         return ctx.default_signature
     name = tag_expr.name if isinstance(tag_expr, NameExpr) else "?"
     args = call.args[1:]
-    tag_args = [arg for arg in args if not is_spec(arg)]
+    shape = tuple(_SPEC if is_spec(arg) else _LAMBDA if isinstance(arg, LambdaExpr) else _DECODED for arg in args)
+    tag_args = [arg for arg, kind in zip(args, shape) if kind != _SPEC]
     probe = TagCall(api, call, tag_expr, tag_type, name, tag_args, [])
     if probe.verdict() is not None:
         return ctx.default_signature  # accepts anything: the function hook rejects the tag
@@ -96,7 +97,6 @@ def tag_signature_callback(ctx: FunctionSigContext) -> FunctionLike:
     leading = ctx.default_signature
     assert isinstance(leading, CallableType)
     items = []
-    shape = tuple(_SPEC if is_spec(arg) else _LAMBDA if isinstance(arg, LambdaExpr) else _DECODED for arg in args)
     for item in own.items:
         key = (id(item), shape)  # (the leading parameter is tag_call's: one per build)
         found = _SIGNATURES.get(key)

@@ -71,6 +71,10 @@ NOT_A_TAG: Final = "not a tag function"
 # compare equal), so the cache lives for one build or dmypy update: see
 # forget_verdicts.
 _VERDICTS: dict[object, str | None] = {}
+# the same by the tag type's identity, which spares hashing a signature at
+# every tag string: no type changes in place between two clears (the object
+# is held, so its id is not reused while the entry lives)
+_VERDICTS_BY_ID: dict[int, tuple[object, str | None]] = {}
 
 
 def forget_verdicts() -> None:
@@ -78,6 +82,7 @@ def forget_verdicts() -> None:
     update does before checking what depends on it: no verdict outlives the
     definitions it was made from, nor keeps an old build's types alive."""
     _VERDICTS.clear()
+    _VERDICTS_BY_ID.clear()
 
 
 CHECKER: Final = CHECKER_MODULE
@@ -211,9 +216,12 @@ class TagCall:
 
     def verdict(self) -> str | None:
         """NOT_CALLABLE, NOT_A_TAG or None (a tag function): once per tag type object."""
+        known = _VERDICTS_BY_ID.get(id(self.tag_type))
+        if known is not None and known[0] is self.tag_type:
+            return known[1]
         key = self.signature_key()
         if key is not None and key in _VERDICTS:
-            return _VERDICTS[key]
+            return self.remember(_VERDICTS[key])
         any_type = AnyType(TypeOfAny.special_form)
         anything = CallableType(
             [any_type, any_type], [ARG_STAR, ARG_STAR2], [None, None], any_type,
@@ -228,6 +236,13 @@ class TagCall:
             if len(_VERDICTS) > 4096:
                 _VERDICTS.clear()
             _VERDICTS[key] = verdict
+            return self.remember(verdict)
+        return verdict
+
+    def remember(self, verdict: str | None) -> str | None:
+        if len(_VERDICTS_BY_ID) > 4096:
+            _VERDICTS_BY_ID.clear()
+        _VERDICTS_BY_ID[id(self.tag_type)] = (self.tag_type, verdict)
         return verdict
 
     def signature_key(self) -> object | None:
