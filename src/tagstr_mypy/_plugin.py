@@ -83,9 +83,9 @@ def _template_call_hook(ctx: MethodContext) -> Type:
 
 
 def _forget_verdicts() -> None:
-    tag_call = sys.modules.get("tagstr_mypy._tag_call")
-    if tag_call is not None:  # never imported: no verdict to forget
-        tag_call.forget_verdicts()
+    verdicts = sys.modules.get("tagstr_mypy._verdicts")
+    if verdicts is not None:  # never imported: no verdict to forget
+        verdicts.forget_verdicts()
     call_context = sys.modules.get("tagstr_mypy._call_context")
     if call_context is not None:
         call_context.forget_formals()

@@ -1,9 +1,9 @@
 """The type of ``tag"..."``: checks the tag, each interpolation's value, the result.
 
 The checker tree (``_tree.py``) writes every tag string as
-``tag_call(tag, <Decoded>, Interpolation((lambda: expr, 'expr', conv, spec)), ...)``.
-When this hook runs, mypy has checked each argument in its own scope (the
-interpolation expressions inside their lambdas, so with lambda scoping) and,
+``tag_call(tag, <Decoded>, lambda: expr, ...)``.  When this hook runs, mypy
+has checked each argument in its own scope (the interpolation expressions
+inside their lambdas, so with lambda scoping) and,
 for a tag whose signature the signature hook gave it (``_call_context.py``),
 in the tag's context, as the hand-written call: its return type is the tag
 string's, and whether it failed is known.  The hook reports, in tag-string
@@ -21,8 +21,6 @@ from mypy.errors import ErrorInfo
 from mypy.messages import format_type
 from mypy.nodes import (
     ARG_POS,
-    ARG_STAR,
-    ARG_STAR2,
     CallExpr,
     Context,
     Expression,
@@ -33,12 +31,11 @@ from mypy.nodes import (
     Var,
 )
 from mypy.plugin import FunctionContext
-from mypy.subtypes import find_member, is_subtype
+from mypy.subtypes import is_subtype
 from mypy.types import (
     AnyType,
     CallableType,
     Instance,
-    Overloaded,
     ProperType,
     Type,
     TupleType,
@@ -59,31 +56,9 @@ from tagstr_mypy._names import TAG_CALL
 from tagstr_mypy._other_plugins import other_plugins_result
 from tagstr_mypy._signatures import formal_at, signatures
 from tagstr_mypy._trials import values_only
+from tagstr_mypy._verdicts import NOT_CALLABLE, verdict
 
 __all__ = ["TAG_CALL", "TagCall", "checker_ready", "tag_call_callback"]
-
-NOT_CALLABLE: Final = "not callable"
-NOT_A_TAG: Final = "not a tag function"
-# signature -> verdict: a module calls the same tag many times.  Keyed by what
-# the verdict depends on, by value (mypy types compare structurally), never by
-# identity: dmypy updates a class in place, and its old verdict must not stay.
-# A value does not say everything (a protocol in the signature can change and
-# compare equal), so the cache lives for one build or dmypy update: see
-# forget_verdicts.
-_VERDICTS: dict[object, str | None] = {}
-# the same by the tag type's identity, which spares hashing a signature at
-# every tag string: no type changes in place between two clears (the object
-# is held, so its id is not reused while the entry lives)
-_VERDICTS_BY_ID: dict[int, tuple[object, str | None]] = {}
-
-
-def forget_verdicts() -> None:
-    """Called whenever mypy parses a module, which every build and every dmypy
-    update does before checking what depends on it: no verdict outlives the
-    definitions it was made from, nor keeps an old build's types alive."""
-    _VERDICTS.clear()
-    _VERDICTS_BY_ID.clear()
-
 
 CHECKER: Final = CHECKER_MODULE
 INTERPOLATION: Final = INTERPOLATION_TYPE
@@ -215,45 +190,8 @@ class TagCall:
         return (self.tag_expr.fullname if isinstance(self.tag_expr, RefExpr) else None) or None
 
     def verdict(self) -> str | None:
-        """NOT_CALLABLE, NOT_A_TAG or None (a tag function): once per tag type object."""
-        known = _VERDICTS_BY_ID.get(id(self.tag_type))
-        if known is not None and known[0] is self.tag_type:
-            return known[1]
-        key = self.signature_key()
-        if key is not None and key in _VERDICTS:
-            return self.remember(_VERDICTS[key])
-        any_type = AnyType(TypeOfAny.special_form)
-        anything = CallableType(
-            [any_type, any_type], [ARG_STAR, ARG_STAR2], [None, None], any_type,
-            self.api.named_type("builtins.function"), is_ellipsis_args=True,
-        )
-        verdict = None
-        if not is_subtype(self.tag_type, anything):
-            verdict = NOT_CALLABLE
-        elif not is_subtype(self.tag_type, self.tag_function()):
-            verdict = NOT_A_TAG
-        if key is not None:
-            if len(_VERDICTS) > 4096:
-                _VERDICTS.clear()
-            _VERDICTS[key] = verdict
-            return self.remember(verdict)
-        return verdict
-
-    def remember(self, verdict: str | None) -> str | None:
-        if len(_VERDICTS_BY_ID) > 4096:
-            _VERDICTS_BY_ID.clear()
-        _VERDICTS_BY_ID[id(self.tag_type)] = (self.tag_type, verdict)
-        return verdict
-
-    def signature_key(self) -> object | None:
-        """What decides the verdict, as a value; None: not cached (a class used as
-        a tag, whose constructor signature is not one type)."""
-        tag = self.tag_type
-        if isinstance(tag, (CallableType, Overloaded)):
-            return tag
-        if isinstance(tag, Instance):
-            return (tag, find_member("__call__", tag, tag, is_operator=True))
-        return None
+        """NOT_CALLABLE, NOT_A_TAG or None (a tag function)."""
+        return verdict(self.api, self.tag_type, self.tag_function())
 
     def direct_result(self) -> Type | None:
         """The common case without inference: a plain (non-generic) function whose

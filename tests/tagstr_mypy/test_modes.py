@@ -130,6 +130,8 @@ def test_parallel_workers(project: Path) -> None:
     assert sorted(by_file) == ["app.py", "more0.py", "more1.py", "more2.py"], proc.stdout + proc.stderr
     for lines in by_file.values():
         assert codes("\n".join(lines)) == EXPECTED, proc.stdout
+        # the expression's text, kept beside the tree, reaches the process that checks it
+        assert 'Interpolation "{[n]}" has type' in lines[-1], proc.stdout
 
 
 def test_shadow_file_is_read_not_the_file_on_disk(project: Path) -> None:
