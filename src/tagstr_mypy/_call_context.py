@@ -31,7 +31,7 @@ interpolation's expression are mypy's own and pass unchanged.
 from __future__ import annotations
 
 from mypy.checker import TypeChecker
-from mypy.nodes import ARG_POS, ARG_STAR, CallExpr, Expression, LambdaExpr, NameExpr
+from mypy.nodes import ARG_POS, ARG_STAR, CallExpr, LambdaExpr, NameExpr
 from mypy.plugin import FunctionSigContext
 from mypy.subtypes import is_subtype
 from mypy.types import (
@@ -51,7 +51,7 @@ from mypy.types import (
 
 from tagstr_mypy._call_errors import CALLEE, CallErrors
 from tagstr_mypy._deprecated import deprecation_in_user_terms
-from tagstr_mypy._fields import is_spec, lambda_of
+from tagstr_mypy._fields import is_spec
 from tagstr_mypy._other_plugins import own_signature
 from tagstr_mypy._signatures import formal_at
 from tagstr_mypy._tag_call import TagCall, checker_ready, flatten, interpolation_value
@@ -103,7 +103,7 @@ def tag_signature_callback(ctx: FunctionSigContext) -> FunctionLike:
         if found is not None and found[0] is item:
             signature = found[1]
         else:
-            signature = per_argument(api, item, leading, args, probe.declared("any_interpolation"))
+            signature = per_argument(api, item, leading, shape, probe.declared("any_interpolation"))
             if len(_SIGNATURES) > 4096:
                 _SIGNATURES.clear()
             _SIGNATURES[key] = (item, signature)
@@ -125,25 +125,25 @@ _DECODED, _LAMBDA, _SPEC = 0, 1, 2
 
 
 def per_argument(
-    api: TypeChecker, signature: CallableType, leading: CallableType, args: list[Expression],
+    api: TypeChecker, signature: CallableType, leading: CallableType, shape: tuple[int, ...],
     interpolation: Type,
 ) -> CallableType | None:
-    """``signature`` as mypy should check these arguments against it: the tag
-    first, then one positional parameter per argument (a lambda's exchanged, a
-    spec's ``object``); never a class's constructor (mypy would then hook the
-    call by the class's name).  None: no exact exchange.  ``interpolation``:
-    ``Interpolation[Any]``."""
+    """``signature`` as mypy should check a tag string's arguments against it
+    (``shape``: what each argument is): the tag first, then one positional
+    parameter per argument (a lambda's exchanged, a spec's ``object``); never
+    a class's constructor (mypy would then hook the call by the class's
+    name).  None: no exact exchange.  ``interpolation``: ``Interpolation[Any]``."""
     arg_types: list[Type] = [leading.arg_types[0]]
     position = 0
-    for arg in args:
-        if is_spec(arg):
+    for kind in shape:
+        if kind == _SPEC:
             arg_types.append(api.named_type("builtins.object"))
             continue
         formal = formal_at(signature, position)
         position += 1
         if formal is None:
             return None
-        if lambda_of(arg) is not None:
+        if kind == _LAMBDA:
             formal = lambda_formal(api, formal, interpolation)
             if formal is None:
                 return None

@@ -44,7 +44,6 @@ __all__ = ["CHECKER_MODULE", "CheckerEmitter", "CheckerTree", "checker_tree"]
 CALL_NAME = "__tagstr_call__"
 DECODED_NAME = "__tagstr_d__"
 _LOAD = ast.Load()
-_NO_ARGUMENTS = ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[])
 
 #: file name -> {(line, column) of an interpolation's lambda: the expression's
 #: source text}, for the files whose tree was built last (one per file: each
@@ -67,7 +66,7 @@ class CheckerEmitter(Emitter):
         return located(ast.Name(DECODED_NAME, _LOAD), at)
 
     def interpolation(self, field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.expr:
-        lam = located(ast.Lambda(_NO_ARGUMENTS, value), at)
+        lam = self.thunk(value, at)
         self.lambdas.append((lam, field.expr))
         if isinstance(spec, ast.JoinedStr):  # a constant spec or none: nothing to check
             self.specs.append(spec)

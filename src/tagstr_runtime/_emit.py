@@ -182,10 +182,15 @@ class Emitter:
     # shared by the emitters --------------------------------------------------------
 
     @staticmethod
+    def thunk(value: ast.expr, at: Position) -> ast.Lambda:
+        """``lambda: value``: how an interpolation's expression is deferred."""
+        return located(ast.Lambda(_NO_ARGUMENTS, value), at)
+
+    @staticmethod
     def fields_tuple(field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.Tuple:
         """``(lambda: value, 'expr', conv, spec)``: the 4 items of an ``Interpolation``."""
         items: list[ast.expr] = [
-            located(ast.Lambda(_NO_ARGUMENTS, value), at),
+            Emitter.thunk(value, at),
             located(ast.Constant(field.expr), at),
             located(ast.Constant(field.effective_conv), at),
             spec,
