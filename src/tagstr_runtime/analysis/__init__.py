@@ -1,0 +1,1 @@
+"""Facts about tag strings that several consumers read: sites, scopes, tag definitions, languages."""
