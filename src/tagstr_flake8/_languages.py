@@ -1,0 +1,182 @@
+"""The embedded-language checks of one file: which tag strings (and 3.14 t-strings) declare a
+language, their findings, and the TAG message of each at its exact position.
+
+Computed once per file and shared by the language rules (``_rules/html_checks``...),
+each of which keeps the messages of its code.  A file whose tags declare no
+language imports no parser; a parser that is not installed is named once per
+process on stderr (with the extra that brings it), and its checks are skipped.
+"""
+
+from __future__ import annotations
+
+import ast
+import logging
+import re
+import sys
+from typing import Iterable, Iterator, Mapping
+from weakref import WeakKeyDictionary
+
+from tagstr_runtime.analysis.languages import MissingParser, Options, canonical, check
+from tagstr_runtime.frontend import SourceText, strict
+
+from tagstr_flake8._context import FileContext
+from tagstr_flake8._messages import (
+    CssHoleSelector, CssSyntax, DataDuplicateKey, DataHoleKey, DataSyntax, HtmlDuplicateAttribute, HtmlEndTag,
+    HtmlHoleComment, HtmlHoleEvent, HtmlHoleName, HtmlHoleRawText, HtmlHoleScriptUrl, HtmlHoleUnquoted,
+    HtmlReference, HtmlStrict, HtmlSyntax, HtmlUnclosed, JsHoleString, JsSyntax, SqlAdjacentHoles,
+    SqlHoleComment, SqlHoleIdentifier, SqlHoleKeyword, SqlHoleLiteral, SqlStatements, SqlSyntax, TagMessage,
+)
+
+__all__ = ["Settings", "configure", "messages_of", "parse_mapping"]
+
+LOG = logging.getLogger(__name__)
+
+#: A finding's kind -> the message reporting it.
+MESSAGE_OF: Mapping[str, type[TagMessage]] = {
+    "html.end-tag": HtmlEndTag, "html.unclosed": HtmlUnclosed, "html.duplicate-attribute": HtmlDuplicateAttribute,
+    "html.syntax": HtmlSyntax, "html.reference": HtmlReference, "html.strict": HtmlStrict,
+    "html.hole-unquoted": HtmlHoleUnquoted, "html.hole-name": HtmlHoleName, "html.hole-raw-text": HtmlHoleRawText,
+    "html.hole-comment": HtmlHoleComment, "html.hole-event": HtmlHoleEvent,
+    "html.hole-script-url": HtmlHoleScriptUrl,
+    "sql.syntax": SqlSyntax, "sql.hole-identifier": SqlHoleIdentifier, "sql.hole-keyword": SqlHoleKeyword,
+    "sql.hole-literal": SqlHoleLiteral, "sql.hole-comment": SqlHoleComment, "sql.adjacent": SqlAdjacentHoles,
+    "sql.statements": SqlStatements,
+    "css.syntax": CssSyntax, "css.hole-selector": CssHoleSelector,
+    "js.syntax": JsSyntax, "js.hole-string": JsHoleString,
+    "data.syntax": DataSyntax, "data.duplicate-key": DataDuplicateKey, "data.hole-key": DataHoleKey,
+}
+# a t-string prefix (3.14): t, tr, rt in any case, right before a quote
+_TSTRING = re.compile(r"(?<![\w.])(?:[tT][rR]?|[rR][tT])['\"]")
+
+
+class Settings:
+    """The flake8 options of the checks (set by ``TagstrChecker.parse_options``)."""
+
+    def __init__(self, languages: Mapping[str, str] | None = None, sql_dialect: str = "sqlite") -> None:
+        self.languages = dict(languages or {})  # tag (qualified or plain name) -> language
+        self.options = Options(sql_dialect=sql_dialect, html_strict=True)  # TAG106's rule filters
+
+
+SETTINGS = Settings()
+_NOTED: set[str] = set()
+_FOUND: WeakKeyDictionary[FileContext, list[TagMessage]] = WeakKeyDictionary()
+
+
+def parse_mapping(value: str | Iterable[str]) -> dict[str, str]:
+    """``"db.sql=sql, web.page=html"`` (or its lines) -> ``{"db.sql": "sql", "web.page": "html"}``."""
+    items = re.split(r"[,\s]+", value) if isinstance(value, str) else [
+        item for chunk in value for item in re.split(r"[,\s]+", chunk)
+    ]
+    mapping: dict[str, str] = {}
+    for item in filter(None, items):
+        name, _, language = item.partition("=")
+        checked = canonical(language)
+        if not name or checked is None:
+            raise ValueError(f"--tag-languages: {item!r} is not NAME=LANGUAGE with a known language")
+        mapping[name.strip()] = checked
+    return mapping
+
+
+def configure(languages: Mapping[str, str], sql_dialect: str) -> None:
+    global SETTINGS
+    SETTINGS = Settings(languages, sql_dialect)
+
+
+def messages_of(ctx: FileContext, message: type[TagMessage]) -> Iterator[TagMessage]:
+    """The messages of one code in the file (the analysis runs once per file)."""
+    found = _FOUND.get(ctx)
+    if found is None:
+        found = _FOUND[ctx] = list(_messages(ctx))
+    return (m for m in found if type(m) is message)
+
+
+def _messages(ctx: FileContext) -> Iterator[TagMessage]:
+    tagfile = ctx.tagfile
+    tstrings = sys.version_info >= (3, 14) and _TSTRING.search(ctx.text) is not None
+    if (tagfile is None or not tagfile.tags) and not tstrings:
+        return
+    resolver = _Resolver(ctx.tree)
+    from tagstr_runtime.analysis.languages import templates
+
+    if tagfile is not None:
+        source = tagfile.source
+        for site in tagfile.sites():
+            language = resolver.language(site.tag.tag)
+            if language is not None:
+                template = templates.of_tag_string(site.tag, source.text)
+                yield from _check(language, template, source)
+    if tstrings:  # pragma: >=3.14 cover
+        source = tagfile.source if tagfile is not None else ctx.source
+        for name, node in _tstring_calls(ctx.tree):
+            language = resolver.language(name)
+            if language is not None:
+                template = templates.of_template_str(node, source)
+                if template is not None:
+                    yield from _check(language, template, source)
+
+
+def _tstring_calls(tree: ast.AST) -> Iterator[tuple[str, ast.AST]]:
+    """``tag(t"...")``: the tag's name and the t-string, for each call whose first argument is one."""
+    template_str = getattr(ast, "TemplateStr", None)
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args
+                and type(node.args[0]) is template_str):
+            yield node.func.id, node.args[0]
+
+
+def _check(language: str, template: object, source: SourceText) -> Iterator[TagMessage]:
+    from tagstr_runtime.analysis.languages.templates import Template
+
+    assert isinstance(template, Template)
+    try:
+        findings = check(language, template.strings, template.slots, SETTINGS.options)
+    except MissingParser as exc:
+        _note(exc)
+        return
+    except Exception:  # a parser's bug on odd input costs this tag string's checks, not the file's
+        if strict():
+            raise
+        LOG.exception("tagstr_flake8: the %s check failed", language)
+        return
+    for finding in findings:
+        message = MESSAGE_OF[finding.kind]
+        line, col = source.line_col_byte(template.source_offset(finding))
+        args: dict[str, object] = dict(finding.args)
+        if finding.hole is not None:
+            args["expr"] = template.slots[finding.hole].expr
+        yield message(line, col, **{name: args.get(name, "") for name in message.field_names})
+
+
+def _note(exc: MissingParser) -> None:
+    if exc.language not in _NOTED:
+        _NOTED.add(exc.language)
+        sys.stderr.write(f"tagstr_flake8: {exc} (its checks are skipped)\n")
+
+
+class _Resolver:
+    """A tag name -> its declared language: the configuration first, then the module's definitions."""
+
+    def __init__(self, tree: ast.AST) -> None:
+        self.tree = tree
+        self._cache: dict[str, str | None] = {}
+        self._declarations: object = None
+
+    def language(self, name: str) -> str | None:
+        if name in self._cache:
+            return self._cache[name]
+        from tagstr_runtime.analysis.languages.declared import ModuleDeclarations
+
+        if self._declarations is None:
+            body = self.tree.body if isinstance(self.tree, ast.Module) else []
+            self._declarations = ModuleDeclarations(body)
+        declarations = self._declarations
+        assert isinstance(declarations, ModuleDeclarations)
+        configured = SETTINGS.languages
+        qualified = declarations.imports.get(name)
+        language = configured.get(qualified) if qualified else None
+        if language is None:
+            language = configured.get(name)
+        if language is None and qualified is None:
+            language = declarations.language_of_name(name)
+        self._cache[name] = language
+        return language
