@@ -109,10 +109,9 @@ def _messages(ctx: FileContext) -> Iterator[TagMessage]:
         source = tagfile.source if tagfile is not None else ctx.source
         for name, node in _tstring_calls(ctx.tree):
             language = resolver.language(name)
-            if language is not None:
-                template = templates.of_template_str(node, source)
-                if template is not None:
-                    yield from _check(language, template, source)
+            found = templates.of_template_str(node, source) if language is not None else None
+            if language is not None and found is not None:
+                yield from _check(language, found, source)
 
 
 def _tstring_calls(tree: ast.AST) -> Iterator[tuple[str, ast.AST]]:

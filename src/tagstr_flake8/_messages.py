@@ -20,14 +20,14 @@ from string import Formatter
 from typing import ClassVar, Final, Mapping
 
 __all__ = [
-    "ArgumentlessSuper", "AssignmentExpression", "BACKSLASH_N_FIX", "BuiltinTag", "CODES",
-    "ClassVariable", "CssHoleSelector", "CssSyntax", "DataDuplicateKey", "DataHoleKey", "DataSyntax",
-    "ExceptTarget", "HtmlDuplicateAttribute", "HtmlEndTag", "HtmlHoleComment", "HtmlHoleEvent", "HtmlHoleName",
-    "HtmlHoleRawText", "HtmlHoleScriptUrl", "HtmlHoleUnquoted", "HtmlReference", "HtmlStrict", "HtmlSyntax",
-    "HtmlUnclosed", "JsHoleString", "JsSyntax", "LANGUAGE_MESSAGES", "SqlAdjacentHoles", "SqlHoleComment",
-    "SqlHoleIdentifier", "SqlHoleKeyword", "SqlHoleLiteral", "SqlStatements", "SqlSyntax", "HOOK_CODES", "KeywordString", "LoopCapture", "MESSAGES",
-    "NAMED_ESCAPE_FIX", "NamedEscape", "OFF_BY_DEFAULT", "PYTHON_TWO", "PluginFailure", "PrefixBinding", "PythonTwo",
-    "TagMessage", "TemplatePrefix", "UnderLock", "WithTarget",
+    "ArgumentlessSuper", "AssignmentExpression", "BACKSLASH_N_FIX", "BuiltinTag", "ClassVariable", "CODES",
+    "CssHoleSelector", "CssSyntax", "DataDuplicateKey", "DataHoleKey", "DataSyntax", "ExceptTarget", "HOOK_CODES",
+    "HtmlDuplicateAttribute", "HtmlEndTag", "HtmlHoleComment", "HtmlHoleEvent", "HtmlHoleName", "HtmlHoleRawText",
+    "HtmlHoleScriptUrl", "HtmlHoleUnquoted", "HtmlReference", "HtmlStrict", "HtmlSyntax", "HtmlUnclosed",
+    "JsHoleString", "JsSyntax", "KeywordString", "LANGUAGE_MESSAGES", "LoopCapture", "MESSAGES", "NAMED_ESCAPE_FIX",
+    "NamedEscape", "OFF_BY_DEFAULT", "PluginFailure", "PrefixBinding", "PYTHON_TWO", "PythonTwo",
+    "SqlAdjacentHoles", "SqlHoleComment", "SqlHoleIdentifier", "SqlHoleKeyword", "SqlHoleLiteral", "SqlStatements",
+    "SqlSyntax", "TagMessage", "TemplatePrefix", "UnderLock", "WithTarget",
 ]
 
 
@@ -389,9 +389,9 @@ CODES: Final[Mapping[str, type[TagMessage]]] = {
     for cls in (
         TemplatePrefix, NamedEscape, PrefixBinding, BuiltinTag, ClassVariable,
         LoopCapture, AssignmentExpression, KeywordString, WithTarget, UnderLock,
-        ArgumentlessSuper, PythonTwo, ExceptTarget, *LANGUAGE_MESSAGES,
+        ArgumentlessSuper, PythonTwo, ExceptTarget,
     )
-}
+} | {cls.code: cls for cls in LANGUAGE_MESSAGES}
 
 #: code -> its text with ``{field}`` holes (as printed, code first).
 MESSAGES: Final[Mapping[str, str]] = {code: f"{code} {cls.template}" for code, cls in CODES.items()}

@@ -1,4 +1,4 @@
-"""TAG101-TAG115: HTML in tags that declare it (the analysis: ``_languages``, ``tagstr_runtime.analysis.languages.html``)."""
+"""TAG101-TAG115: HTML in tags that declare it (the analysis: ``_languages``, ``analysis.languages.html``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""TAG201-TAG207: SQL in tags that declare it (the analysis: ``_languages``, ``tagstr_runtime.analysis.languages.sql``)."""
+"""TAG201-TAG207: SQL in tags that declare it (the analysis: ``_languages``, ``analysis.languages.sql``)."""
 
 from __future__ import annotations
 

@@ -92,7 +92,12 @@ class _Checker(Protocol):
     def __call__(self, strings: Sequence[str], slots: Sequence[Slot], options: Options) -> list[Finding]: ...
 
 
-def check(language: str, strings: Sequence[str], slots: Sequence[Slot], options: Options = Options()) -> list[Finding]:
+DEFAULT_OPTIONS: Final = Options()
+
+
+def check(
+    language: str, strings: Sequence[str], slots: Sequence[Slot], options: Options = DEFAULT_OPTIONS
+) -> list[Finding]:
     """The faults of a template declared as ``language`` (a name of ``LANGUAGES``), in text order.
 
     Raises ``MissingParser`` when the language's parser is not installed.

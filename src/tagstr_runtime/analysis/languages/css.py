@@ -31,7 +31,9 @@ def check(strings: Sequence[str], slots: Sequence[Slot], options: Options) -> li
     lines = joined.line_starts()
 
     def offset(node: Any) -> int:
-        return lines[node.source_line - 1] + node.source_column - 1
+        line: int = node.source_line
+        column: int = node.source_column
+        return lines[line - 1] + column - 1
 
     findings: list[Finding] = []
     if "{" in text:

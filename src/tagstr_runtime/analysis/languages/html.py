@@ -112,7 +112,7 @@ class _Tokenizer(HTMLTokenizer):  # type: ignore[misc]
         self.run = run
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
-        self.tokenQueue = deque([])
+        self.tokenQueue: deque[dict[str, Any]] = deque([])
         run = self.run
         offset = run.offset
         stream = self.stream
@@ -169,7 +169,7 @@ class _Parser(html5parser.HTMLParser):  # type: ignore[misc]
 def _tree_builder(run: _Run) -> type:
     base: type = treebuilders.getTreeBuilder("etree")
 
-    class Builder(base):  # type: ignore[valid-type,misc]
+    class Builder(base):  # type: ignore[misc]
         def insertElementNormal(self, token: dict[str, Any]) -> Any:
             element = super().insertElementNormal(token)
             run.element_starts[id(element)] = run.token_start

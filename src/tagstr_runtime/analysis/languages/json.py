@@ -10,8 +10,8 @@ any value position and any string.
 from __future__ import annotations
 
 import json
-from json.decoder import JSONDecodeError, JSONObject, scanstring
-from json.scanner import py_make_scanner
+from json import decoder as _decoder, scanner as _scanner
+from json.decoder import JSONDecodeError
 from typing import Any, Callable, Sequence
 
 from tagstr_runtime.analysis.languages import Finding, Options, Slot
@@ -19,6 +19,11 @@ from tagstr_runtime.analysis.languages._joined import Joined
 from tagstr_runtime.analysis.languages._keys import numeric_placeholder
 
 __all__ = ["check"]
+
+# the pure-Python pieces the C accelerator replaces (typeshed does not list them)
+JSONObject: Callable[..., Any] = _decoder.JSONObject  # type: ignore[attr-defined]
+scanstring: Callable[..., Any] = _decoder.py_scanstring  # type: ignore[attr-defined]
+py_make_scanner: Callable[..., Any] = _scanner.py_make_scanner  # type: ignore[attr-defined]
 
 _SKIP = " \t\n\r,"
 
@@ -51,8 +56,9 @@ def check(strings: Sequence[str], slots: Sequence[Slot], options: Options) -> li
             keys.append((start, scanstring(text, start + 1, strict)[1], key, number))
         return {}, after
 
-    decoder.parse_object = parse_object  # type: ignore[assignment]
-    decoder.scan_once = py_make_scanner(decoder)  # the C scanner does not call parse_object
+    # the C scanner does not call parse_object: the pure-Python one does
+    decoder.parse_object = parse_object  # type: ignore[attr-defined]
+    decoder.scan_once = py_make_scanner(decoder)  # type: ignore[attr-defined]
     try:
         decoder.decode(joined.text)
     except JSONDecodeError as exc:

@@ -19,13 +19,14 @@ from typing import Any, Iterator, Sequence
 import sqlglot
 from sqlglot import exp
 from sqlglot.errors import ErrorLevel, ParseError, TokenError
-from sqlglot.tokens import TokenType
+import sqlglot.tokens
 
 from tagstr_runtime.analysis.languages import Finding, Options, Slot
 from tagstr_runtime.analysis.languages._joined import Joined
 
 __all__ = ["check"]
 
+TokenType: Any = sqlglot.tokens.TokenType  # type: ignore[attr-defined]  # re-exported, not declared so
 logging.getLogger("sqlglot").setLevel(logging.ERROR)  # "falling back to parsing as a Command"
 
 _PREFIX = "tagstr_"
