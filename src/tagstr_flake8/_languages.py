@@ -13,6 +13,7 @@ import ast
 import logging
 import re
 import sys
+from contextlib import contextmanager
 from typing import Iterable, Iterator, Mapping
 from weakref import WeakKeyDictionary
 
@@ -27,7 +28,7 @@ from tagstr_flake8._messages import (
     SqlHoleComment, SqlHoleIdentifier, SqlHoleKeyword, SqlHoleLiteral, SqlStatements, SqlSyntax, TagMessage,
 )
 
-__all__ = ["Settings", "configure", "messages_of", "parse_mapping"]
+__all__ = ["Settings", "configure", "configured", "messages_of", "parse_mapping"]
 
 LOG = logging.getLogger(__name__)
 
@@ -80,6 +81,18 @@ def parse_mapping(value: str | Iterable[str]) -> dict[str, str]:
 def configure(languages: Mapping[str, str], sql_dialect: str) -> None:
     global SETTINGS
     SETTINGS = Settings(languages, sql_dialect)
+
+
+@contextmanager
+def configured(languages: str = "", sql_dialect: str = "sqlite") -> Iterator[None]:
+    """The settings of ``--tag-languages`` and ``--tag-sql-dialect`` for a while (in-process checks)."""
+    global SETTINGS
+    saved = SETTINGS
+    SETTINGS = Settings(parse_mapping(languages), sql_dialect)
+    try:
+        yield
+    finally:
+        SETTINGS = saved
 
 
 def messages_of(ctx: FileContext, message: type[TagMessage]) -> Iterator[TagMessage]:

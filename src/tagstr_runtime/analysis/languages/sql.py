@@ -145,16 +145,16 @@ def _syntax(joined: Joined, tokens: list[Any], exc: ParseError, adjacent: set[in
     errors = exc.errors or [{"start_context": "", "description": str(exc)}]
     error = errors[0]
     at = len(error.get("start_context") or "")
-    hole = joined.hole_at(at)
-    if hole is not None:
-        if hole not in adjacent:  # already reported
-            yield joined.at_hole("sql.hole-keyword", hole)
-        return
     description = str(error.get("description") or "syntax error")
     last = tokens[-1]
     if at >= last.start and description.startswith("Expecting "):  # the statement ended too soon
         wanted = description.removeprefix("Expecting ")
         yield joined.finding("sql.syntax", last.end + 1, detail=f"{wanted!r} expected at the end of the statement")
+        return
+    hole = joined.hole_at(at)
+    if hole is not None:
+        if hole not in adjacent:  # already reported
+            yield joined.at_hole("sql.hole-keyword", hole)
         return
     word = joined.text[at:].split(None, 1)[0] if joined.text[at:].strip() else ""
     if description.startswith("Expecting "):
