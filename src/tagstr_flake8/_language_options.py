@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from tagstr_flake8._languages import configure, parse_mapping
+from tagstr_flake8._languages import configure, parse_mapping, share_notes
 
 __all__ = ["add_language_options", "parse_language_options"]
 
@@ -30,3 +30,4 @@ def parse_language_options(options: argparse.Namespace) -> None:
     except ValueError as exc:
         raise SystemExit(f"flake8: {exc}") from None
     configure(mapping, dialect)
+    share_notes()

@@ -14,10 +14,10 @@ import logging
 import re
 import sys
 from contextlib import contextmanager
-from typing import Iterable, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 from weakref import WeakKeyDictionary
 
-from tagstr_runtime.analysis.languages import MissingParser, Options, canonical, check
+from tagstr_runtime.analysis.languages import LANGUAGES, MissingParser, Options, canonical, check
 from tagstr_runtime.frontend import SourceText, strict
 
 from tagstr_flake8._context import FileContext
@@ -28,7 +28,7 @@ from tagstr_flake8._messages import (
     SqlHoleComment, SqlHoleIdentifier, SqlHoleKeyword, SqlHoleLiteral, SqlStatements, SqlSyntax, TagMessage,
 )
 
-__all__ = ["Settings", "configure", "configured", "messages_of", "parse_mapping"]
+__all__ = ["Settings", "configure", "configured", "messages_of", "parse_mapping", "share_notes"]
 
 LOG = logging.getLogger(__name__)
 
@@ -109,22 +109,24 @@ def _messages(ctx: FileContext) -> Iterator[TagMessage]:
     if (tagfile is None or not tagfile.tags) and not tstrings:
         return
     resolver = _Resolver(ctx.tree)
-    from tagstr_runtime.analysis.languages import templates
-
     if tagfile is not None:
         source = tagfile.source
         for site in tagfile.sites():
             language = resolver.language(site.tag.tag)
             if language is not None:
-                template = templates.of_tag_string(site.tag, source.text)
-                yield from _check(language, template, source)
+                from tagstr_runtime.analysis.languages.templates import of_tag_string
+
+                yield from _check(language, of_tag_string(site.tag, source.text), source)
     if tstrings:  # pragma: >=3.14 cover
         source = tagfile.source if tagfile is not None else ctx.source
         for name, node in _tstring_calls(ctx.tree):
             language = resolver.language(name)
-            found = templates.of_template_str(node, source) if language is not None else None
-            if language is not None and found is not None:
-                yield from _check(language, found, source)
+            if language is not None:
+                from tagstr_runtime.analysis.languages.templates import of_template_str
+
+                found = of_template_str(node, source)
+                if found is not None:
+                    yield from _check(language, found, source)
 
 
 def _tstring_calls(tree: ast.AST) -> Iterator[tuple[str, ast.AST]]:
@@ -159,10 +161,40 @@ def _check(language: str, template: object, source: SourceText) -> Iterator[TagM
         yield message(line, col, **{name: args.get(name, "") for name in message.field_names})
 
 
+def share_notes() -> None:
+    """Let the workers flake8 forks after this (``--jobs``) share which notes were given.
+
+    Called from ``parse_options``, in the main process before it starts any
+    worker: a forked worker inherits this shared memory, so a run notes a
+    missing parser once, however many workers meet it.  (Spawned workers
+    parse the options again and note once each.)
+    """
+    global _SHARED
+    try:
+        import multiprocessing
+
+        _SHARED = (multiprocessing.RawArray("b", len(_LANGUAGE_INDEX)), multiprocessing.Lock())
+    except Exception:  # no shared memory here (Pyodide...): one note per process
+        _SHARED = None
+
+
+_SHARED: tuple[Any, Any] | None = None
+_LANGUAGE_INDEX = {language: index for index, language in enumerate(sorted(set(LANGUAGES.values())))}
+
+
 def _note(exc: MissingParser) -> None:
-    if exc.language not in _NOTED:
-        _NOTED.add(exc.language)
-        sys.stderr.write(f"tagstr_flake8: {exc} (its checks are skipped)\n")
+    if exc.language in _NOTED:
+        return
+    _NOTED.add(exc.language)
+    if _SHARED is not None:
+        flags, lock = _SHARED
+        index = _LANGUAGE_INDEX[exc.language]
+        with lock:
+            if flags[index]:
+                return
+            flags[index] = 1
+    sys.stderr.write(f"tagstr_flake8: {exc} (its checks are skipped)\n")
+    sys.stderr.flush()
 
 
 class _Resolver:
