@@ -111,10 +111,15 @@ def check(
 
 
 def _checker(language: str) -> _Checker:
-    try:
-        module = importlib.import_module(f"{__name__}.{_MODULES[language]}")
-    except ImportError as exc:
-        extra = EXTRAS[language] or language
-        raise MissingParser(language, extra, exc.name or str(exc)) from None
-    checker: _Checker = module.check
+    checker = _CHECKERS.get(language)
+    if checker is None:
+        try:
+            module = importlib.import_module(f"{__name__}.{_MODULES[language]}")
+        except ImportError as exc:
+            extra = EXTRAS[language] or language
+            raise MissingParser(language, extra, exc.name or str(exc)) from None
+        checker = _CHECKERS[language] = module.check
     return checker
+
+
+_CHECKERS: dict[str, _Checker] = {}

@@ -114,14 +114,14 @@ class _Tokenizer(HTMLTokenizer):  # type: ignore[misc]
     def __iter__(self) -> Iterator[dict[str, Any]]:
         self.tokenQueue: deque[dict[str, Any]] = deque([])
         run = self.run
-        offset = run.offset
         stream = self.stream
+        offset = run.stream_offset(stream)
         log = run.states
         start = 0  # where the token being read started
         data_states = _DATA_STATES
         while True:
             state = self.state
-            before = offset(stream.position())
+            before = offset(stream)
             name = state.__name__
             if name in data_states:
                 start = before
@@ -129,29 +129,33 @@ class _Tokenizer(HTMLTokenizer):  # type: ignore[misc]
             if not state():
                 break
             while stream.errors:  # handled here, not yielded: the tree builder would report it again
-                run.tokenizer_error({"data": stream.errors.pop(0)}, self, offset(stream.position()), start)
+                run.tokenizer_error({"data": stream.errors.pop(0)}, self, offset(stream), start)
             while self.tokenQueue:
                 token = self.tokenQueue.popleft()
                 kind = token["type"]
                 if kind == _PARSE_ERROR:
-                    run.tokenizer_error(token, self, offset(stream.position()), start)
+                    run.tokenizer_error(token, self, offset(stream), start)
                     continue
                 run.token_start = start
                 if kind in _TAG_TOKENS:
-                    run.tags.append((start, offset(stream.position()), token))
+                    run.tags.append((start, offset(stream), token))
                 yield token
         run.token_start = len(run.joined.text)
 
 
+_ONE_CHUNK = 10240  # html5lib's chunk size (HTMLUnicodeInputStream._defaultChunkSize)
 _DATA_STATES = frozenset(["dataState", "rcdataState", "rawtextState", "scriptDataState", "plaintextState"])
 _PARSE_ERROR = constants.tokenTypes["ParseError"]
 _TAG_TOKENS = frozenset([constants.tokenTypes["StartTag"], constants.tokenTypes["EndTag"]])
 
 
 class _Parser(html5parser.HTMLParser):  # type: ignore[misc]
-    def __init__(self, run: _Run) -> None:
-        self.run = run
-        super().__init__(tree=_tree_builder(run), namespaceHTMLElements=False)
+    """One parser for every template (building html5lib's phases costs more than a small parse)."""
+
+    run: _Run
+
+    def __init__(self) -> None:
+        super().__init__(tree=_Builder, namespaceHTMLElements=False)
 
     def _parse(self, stream: Any, innerHTML: bool = False, container: str = "div", scripting: bool = False,
                **kwargs: Any) -> None:
@@ -166,21 +170,23 @@ class _Parser(html5parser.HTMLParser):  # type: ignore[misc]
         self.run.tree_error(errorcode, datavars or {}, self)
 
 
-def _tree_builder(run: _Run) -> type:
-    base: type = treebuilders.getTreeBuilder("etree")
+class _Builder(treebuilders.getTreeBuilder("etree")):  # type: ignore[misc]
+    """html5lib's tree builder, recording where each element's start tag is."""
 
-    class Builder(base):  # type: ignore[misc]
-        def insertElementNormal(self, token: dict[str, Any]) -> Any:
-            element = super().insertElementNormal(token)
-            run.element_starts[id(element)] = run.token_start
-            return element
+    run: _Run
 
-        def insertElementTable(self, token: dict[str, Any]) -> Any:
-            element = super().insertElementTable(token)
-            run.element_starts[id(element)] = run.token_start
-            return element
+    def insertElementNormal(self, token: dict[str, Any]) -> Any:
+        element = super().insertElementNormal(token)
+        self.run.element_starts[id(element)] = self.run.token_start
+        return element
 
-    return Builder
+    def insertElementTable(self, token: dict[str, Any]) -> Any:
+        element = super().insertElementTable(token)
+        self.run.element_starts[id(element)] = self.run.token_start
+        return element
+
+
+_PARSER: _Parser | None = None
 
 
 class _Run:
@@ -199,14 +205,30 @@ class _Run:
         line, col = position
         return self._lines[min(line, len(self._lines)) - 1] + col
 
+    def stream_offset(self, stream: Any) -> Any:
+        """How many characters ``stream`` has consumed: a function of the stream, called often."""
+        size = len(self.joined.text)
+        if size >= _ONE_CHUNK:  # several chunks: through (line, column)
+            return lambda s: self.offset(s.position())
+
+        def offset(s: Any) -> int:  # one chunk holds the whole text: its offset is ours
+            if s.chunk:
+                return int(s.chunkOffset)
+            return size if (s.prevNumLines or s.prevNumCols) else 0  # after the end, or before the start
+
+        return offset
+
     def order(self, finding: Finding) -> int:
         if finding.hole is not None:
             return self.joined.holes[finding.hole][0]
         return self.joined.starts[finding.part] + finding.offset
 
     def parse(self) -> None:
+        global _PARSER
         text = self.joined.text
-        parser = _Parser(self)
+        parser = _PARSER = _PARSER or _Parser()
+        parser.run = self
+        parser.tree.run = self
         document, container = _mode(text)
         if document:
             parser.parse(text)

@@ -76,7 +76,7 @@ def check(strings: Sequence[str], slots: Sequence[Slot], options: Options) -> li
 
 def _token_error(joined: Joined, exc: TokenError) -> Finding:
     """An unterminated string or quoted name (at its quote), or comment (at the end)."""
-    found = re.search(r"Missing (.+) from \d+:(\d+)", str(exc.__cause__ or ""))
+    found = re.search(r"Missing (.+) from \d+:(\d+)", str(exc.__cause__ or exc.__context__ or ""))
     if found:
         quote = found.group(1)
         return joined.finding("sql.syntax", int(found.group(2)), detail=f"unterminated {quote}...{quote}: close it")
