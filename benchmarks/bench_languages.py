@@ -68,8 +68,8 @@ def main(argv: list[str] | None = None) -> int:
             if size == 1:
                 result.update(module_lines=lines, tag_strings=count, d_extra_cpu_s=round(extras[count], 4),
                               d_seconds_per_1000=round(extras[count] / count * 1000, 4))
-                result["e_ratio"] = round(statistics.median(
-                    u / n for u, n in zip(cpu["undeclared"], cpu["no_language_rules"])), 4)  # type: ignore[call-overload]
+                off = zip(cpu["undeclared"], cpu["no_language_rules"])  # type: ignore[call-overload]
+                result["e_ratio"] = round(statistics.median(u / n for u, n in off), 4)
                 result["e_on_cpu_median_s"] = result[f"{name}_undeclared_cpu_median_s"]
                 result["e_off_cpu_median_s"] = result[f"{name}_no_language_rules_cpu_median_s"]
     (small, small_extra), (large, large_extra) = sorted(extras.items())

@@ -88,8 +88,8 @@ def column(line: str, start: int, token: str) -> int:
 
 def write(folder: Path) -> tuple[Path, Path, dict[int, Case]]:
     tstrings = [HEADER]
-    tags = [HEADER.replace("from string.templatelib import Template\n", "from tagstr_runtime import Decoded, "
-                                                                          "Interpolation\n")]
+    ours_import = "from tagstr_runtime import Decoded, Interpolation\n"
+    tags = [HEADER.replace("from string.templatelib import Template\n", ours_import)]
     for language in LANGUAGES:
         tstrings.append(f"def {language}(template: Annotated[Template, {language!r}]) -> str: ...\n")
         tags.append(f"def {language}(*args: Annotated[Decoded | Interpolation, {language!r}]) -> str: ...\n")

@@ -26,8 +26,11 @@ PARSERS = {"html": "html5lib", "sql": "sqlglot", "css": "tinycss2", "javascript"
            "yaml": "yaml", "json": "json", "toml": "tomllib"}
 
 
+DEFAULTS = Options()
+
+
 def run(language: str, strings: list[str], specs: list[str | None] | None = None,
-        options: Options = Options()) -> list[tuple[str, str]]:
+        options: Options = DEFAULTS) -> list[tuple[str, str]]:
     if not have(PARSERS[language]):
         pytest.skip(f"{PARSERS[language]} is not installed")
     slots = [Slot(f"h{i}", None, spec) for i, spec in enumerate(specs or [None] * (len(strings) - 1))]
