@@ -27,6 +27,10 @@ Runner options (must come first; everything else goes to pytest):
                         (paths given to pytest that lie outside the repository
                         are mounted automatically)
   --pyodide-refresh     reinstall the npm package and the dependencies
+  --pyodide-languages   also install flake8 and the pure-Python parsers of the
+                        embedded-language checks (html5lib, sqlglot, tinycss2),
+                        in a folder of their own: the flake8 plugin's language
+                        tests then run, ``tag(t"...")`` included
   --pyodide-no-project-metadata
                         do not emulate the installed project (its pytest11
                         entry points and .pth files, read from pyproject.toml)
@@ -68,6 +72,9 @@ DEFAULT_PYTHON = "3.14"
 #: dependency group, is left out: it needs libcst, a compiled package with no wheel that
 #: Pyodide could load without a download.
 TEST_DEPS = ("pytest>=8", "hypothesis>=6.100")
+#: With ``--pyodide-languages``: flake8 and the parsers of the language checks that
+#: have pure-Python wheels (PyYAML and tree-sitter have none: their examples are skipped).
+LANGUAGE_DEPS = ("flake8>=7,<8", "html5lib>=1.1", "sqlglot>=30", "tinycss2>=1.3")
 
 DEFAULT_PYTEST_ARGS = ("-m", "not subprocess", "-p", "no:cacheprovider", "tests")
 
@@ -137,11 +144,12 @@ def ensure_pyodide(cache: Path, npm_project: Path, refresh: bool = False) -> Non
     stamp.write_text(want + "\n")
 
 
-def ensure_deps(cache: Path, python: str, refresh: bool = False) -> Path:
+def ensure_deps(cache: Path, python: str, refresh: bool = False, languages: bool = False) -> Path:
     """pip-install the test dependencies for CPython ``python`` into a folder."""
-    target = cache / f"site-packages-py{python.replace('.', '')}"
+    wanted = (*TEST_DEPS, *LANGUAGE_DEPS) if languages else TEST_DEPS
+    target = cache / f"site-packages-py{python.replace('.', '')}{'-languages' if languages else ''}"
     stamp = target / ".deps-stamp"
-    want = _digest(python.encode(), *(d.encode() for d in TEST_DEPS))
+    want = _digest(python.encode(), *(d.encode() for d in wanted))
     if not refresh and stamp.exists() and stamp.read_text().strip() == want:
         return target
     tmp = cache / (target.name + ".tmp")
@@ -168,7 +176,7 @@ def ensure_deps(cache: Path, python: str, refresh: bool = False) -> Path:
             "none",
             "--platform",
             "any",
-            *TEST_DEPS,
+            *wanted,
         ]
     )
     shutil.rmtree(target, ignore_errors=True)
@@ -201,6 +209,7 @@ class _Options:
     mounts: list[str] = field(default_factory=list)
     refresh: bool = False
     project_metadata: bool = True
+    languages: bool = False
 
 
 def _split_argv(argv: list[str]) -> tuple[_Options, list[str]]:
@@ -230,6 +239,8 @@ def _split_argv(argv: list[str]) -> tuple[_Options, list[str]]:
             opts.refresh = True
         elif a == "--pyodide-no-project-metadata":
             opts.project_metadata = False
+        elif a == "--pyodide-languages":
+            opts.languages = True
         else:
             return opts, argv[i:]
         i += 1
@@ -289,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.monotonic()
     try:
         ensure_pyodide(cache, npm_project, opts.refresh)
-        deps = ensure_deps(cache, opts.python, opts.refresh)
+        deps = ensure_deps(cache, opts.python, opts.refresh, opts.languages)
     except (subprocess.CalledProcessError, RuntimeError, OSError) as exc:
         _log(f"setup failed: {exc}")
         return SETUP_ERROR

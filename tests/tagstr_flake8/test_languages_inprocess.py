@@ -186,6 +186,7 @@ def test_a_parser_failure_costs_the_tag_string_not_the_file(monkeypatch: pytest.
         raise RuntimeError("parser bug")
 
     monkeypatch.setattr(languages, "check", broken)
+    monkeypatch.setattr(languages, "strict", lambda: True)
     source = HEAD + 'a = html"<p></b>"\n'
     with pytest.raises(RuntimeError):
         check_source(source, ("TAG",))

@@ -21,7 +21,7 @@ ok1 = json'{{"id": {n}, "tags": [{n}, "a {key}"], "x": {{"id": 2}}}}'
 ok3 = toml"id = {n}\nname = \"{key}\"\n[server]\nport = {n}\n"
 
 bad1 = json'{{"id": {n}, "id": 2}}'  # TAG502:26
-bad2 = json'{{"id": {n},}}'  # TAG501:25
+bad2 = json'{{"id": {n} "x": 2}}'  # TAG501:25
 bad3 = json'{{"{key}": 1, {key}: 2}}'  # TAG503:27
 bad7 = toml"id = {n}\nid = 2\n"  # TAG502:23
 bad8 = toml"id = \n"  # TAG501:18
