@@ -175,7 +175,8 @@ def test_tdom_renders_tag_strings_as_it_renders_t_strings() -> None:
     tdom = pytest.importorskip("tdom")
     html = template_tag(tdom.html)
     names = {"n": 5, "user": "<Ann>", "html": html, "tdom": tdom}
-    for body in ('"<i>{n:\\x3e10}</i>"', '"<p class={user}>{user!r}</p>"', '"<ul>{[tdom.html(t\'<li>{n}</li>\')]}</ul>"'):
+    bodies = ('"<i>{n:\\x3e10}</i>"', '"<p class={user}>{user!r}</p>"', '"<ul>{[tdom.html(t\'<li>{n}</li>\')]}</ul>"')
+    for body in bodies:
         assert str(run("html" + body, **names)) == str(run("tdom.html(t" + body + ")", **names))
     assert str(run('html"<i>{n:\\x3e10}</i>"', **names)) == "<i>         5</i>"
 
