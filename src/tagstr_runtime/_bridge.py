@@ -12,6 +12,8 @@ A template keeps one text per literal part and values already evaluated;
 a tag string keeps two texts (cooked, ``.raw``) and closures.  What is lost
 on the way from a template is said in ``docs/python314.md``; the mypy plugin
 checks ``html(t"...")`` of a decorated tag with the tag's per-slot types.
+Before 3.14 libraries check for a backport's class: ``bridge._kinds`` builds
+and reads each.
 """
 
 from __future__ import annotations
@@ -160,7 +162,8 @@ class TemplateLibraryTag(Generic[R_co]):
         return self.__wrapped__(_template_of(args, self._kind, self.template_type, self.raw))
 
     def __repr__(self) -> str:
-        return f"template_tag({self.__wrapped__!r})"
+        options = "" if self.template_type is Template else f", template_type={qualified_name(self.template_type)}"
+        return f"template_tag({self.__wrapped__!r}{options}{', raw=True' if self.raw else ''})"
 
 
 @overload

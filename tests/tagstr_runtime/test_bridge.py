@@ -238,6 +238,7 @@ def test_template_tag_keeps_the_function_s_metadata() -> None:
     assert tag.__name__ == "escape_html" and tag.__doc__ == escape_html.__doc__
     assert tag.__wrapped__ is escape_html
     assert repr(tag).startswith("template_tag(<function escape_html")
+    assert repr(template_tag(escape_html, raw=True)).endswith(", raw=True)")
 
 
 def test_a_wrong_argument_is_a_type_error() -> None:

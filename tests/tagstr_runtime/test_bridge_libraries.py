@@ -100,6 +100,7 @@ def test_a_template_of_another_class_is_converted_on_the_way_in(name: str) -> No
     assert type(received[1]) is cls and fields(received[1]) == fields(theirs)
     back(theirs)
     assert received[2] is theirs  # the class asked for passes straight through
+    assert repr(back).endswith(f", template_type={cls.__module__}.{cls.__qualname__})")
 
 
 def test_tstrings_backport_templates_reach_decorated_tags() -> None:
@@ -190,3 +191,24 @@ def test_messages_name_the_class_received() -> None:
         as_tag_args(string.Template("$x"))
     with pytest.raises(TypeError, match="^template_type: the bridge builds string.templatelib.Template, .*; not int$"):
         template_tag(len, template_type=int)
+    with pytest.raises(TypeError, match="^a tag takes Decoded and Interpolation arguments .*, not int$"):
+        template_tag(len)(3)  # type: ignore[call-overload]
+
+
+class Duck:
+    """A template class the bridge does not know, with 3.14's attributes."""
+
+    def __init__(self, strings: tuple[str, ...], interpolations: tuple[Any, ...]) -> None:
+        self.strings, self.interpolations = strings, interpolations
+
+
+def test_any_object_with_3_14_s_attributes_is_read_as_a_template() -> None:
+    one = types.SimpleNamespace(value=1, expression="x", conversion="r", format_spec=">3")
+    show = accepts_template(lambda *args: [a if isinstance(a, Decoded) else a[1:] for a in args])
+    assert show(Duck(("a", ""), (one,))) == ["a", ("x", "r", ">3")]
+    converted = template_tag(lambda template: template)(Duck(("a", ""), (one,)))
+    assert type(converted) is Template and fields(converted) == (("a", ""), [(1, "x", "r", ">3")])
+    with pytest.raises(TypeError, match=r"^[\w.]*\bDuck has 'strings' and 'interpolations' but"):
+        show(Duck(("a", ""), (object(),)))
+    with pytest.raises(TypeError, match=r"^[\w.]*\bDuck is not a template: it needs one more string"):
+        show(Duck(("a",), (one,)))
