@@ -22,15 +22,7 @@ import functools
 from typing import Any, Callable, Generic, NoReturn, ParamSpec, TypeVar, overload
 
 from tagstr_runtime._types import Decoded, Interpolation, RawSpec
-from tagstr_runtime.bridge._kinds import (
-    KNOWN,
-    Fields,
-    Parts,
-    TemplateKind,
-    kind_of_class,
-    qualified_name,
-    read_template,
-)
+from tagstr_runtime.bridge._kinds import KNOWN, Builder, kind_of_class, qualified_name, read_template
 from tagstr_runtime.templatelib import Template
 
 __all__ = ["TemplateLibraryTag", "TemplateTag", "accepts_template", "as_tag_args", "template_tag", "to_template"]
@@ -60,38 +52,41 @@ def to_template(*args: Decoded | Interpolation[Any], template_type: type[Any] = 
     ``template_type``: the class to build (3.14's, or a backport a library
     checks for: see docs/python314.md); by default ``tagstr_runtime.templatelib.Template``.
     """
-    return _template_of(args, _kind(template_type), template_type, raw)
+    return _template_of(args, _builder(template_type), raw)
 
 
-def _kind(template_type: type[Any]) -> TemplateKind:
+def _builder(template_type: type[Any]) -> Builder:
     kind = kind_of_class(template_type) if isinstance(template_type, type) else None
     if kind is None:
         known = ", ".join(f"{module}.{name}" for module, name in KNOWN)
         given = qualified_name(template_type) if isinstance(template_type, type) else repr(template_type)
         raise TypeError(f"template_type: the bridge builds {known}; not {given}")
-    return kind
+    return kind.builder(template_type)
 
 
-def _template_of(args: tuple[object, ...], kind: TemplateKind, template_type: type[Any], raw: bool) -> object:
-    strings = [""]
-    fields: list[Fields] = []
+def _template_of(args: tuple[object, ...], builder: Builder, raw: bool) -> object:
+    interpolation = builder.interpolation
+    items: list[object] = []
     for arg in args:
         if isinstance(arg, Decoded):
-            strings[-1] += arg.raw if raw else str.__str__(arg)
+            items.append(arg.raw if raw else str.__str__(arg))
         elif isinstance(arg, Interpolation):
             getvalue, expr, conv, spec = arg
             if spec is None:
                 spec = ""
-            elif type(spec) is RawSpec and not raw:
-                try:
-                    spec = spec.t_string_text()
-                except ValueError as error:
-                    raise ValueError(f"{{{expr}}}: {error}") from None
-            fields.append((getvalue(), expr, conv, str.__str__(spec)))
-            strings.append("")
+            elif type(spec) is RawSpec:
+                spec = str.__str__(spec) if raw else _t_string_spec(spec, expr)
+            items.append(interpolation(getvalue(), expr, conv, spec))
         else:
             _not_a_tag_argument(arg)
-    return kind.build(template_type, Parts(tuple(strings), tuple(fields)))
+    return builder.finish(*items)
+
+
+def _t_string_spec(spec: RawSpec, expr: str) -> str:
+    try:
+        return spec.t_string_text()
+    except ValueError as error:
+        raise ValueError(f"{{{expr}}}: {error}") from None
 
 
 def as_tag_args(template: object) -> tuple[Decoded | Interpolation[Any], ...]:
@@ -104,14 +99,25 @@ def as_tag_args(template: object) -> tuple[Decoded | Interpolation[Any], ...]:
     the only one a template keeps (the cooked text for ``t"..."``, the source
     text for ``rt"..."``); an empty format spec is ``None``, as for a field without one.
     """
+    args = _tag_args(template)
+    if args is None:
+        raise TypeError(f"as_tag_args() takes a template, not {qualified_name(type(template))}")
+    return args
+
+
+def _tag_args(template: object) -> tuple[Decoded | Interpolation[Any], ...] | None:
+    out: list[Decoded | Interpolation[Any]] = []
+    if type(template) is Template:  # the common case, read directly
+        for part in template:
+            if isinstance(part, str):
+                out.append(Decoded(part, raw=part))
+            else:
+                out.append(Interpolation((_constant(part.value), part.expression, part.conversion,
+                                          part.format_spec or None)))
+        return tuple(out)
     parts = read_template(template)
     if parts is None:
-        raise TypeError(f"as_tag_args() takes a template, not {qualified_name(type(template))}")
-    return _tag_args(parts)
-
-
-def _tag_args(parts: Parts) -> tuple[Decoded | Interpolation[Any], ...]:
-    out: list[Decoded | Interpolation[Any]] = []
+        return None
     for text, (value, expression, conversion, spec) in zip(parts.strings, parts.interpolations):
         if text:
             out.append(Decoded(text, raw=text))
@@ -119,6 +125,10 @@ def _tag_args(parts: Parts) -> tuple[Decoded | Interpolation[Any], ...]:
     if parts.strings[-1]:
         out.append(Decoded(parts.strings[-1], raw=parts.strings[-1]))
     return tuple(out)
+
+
+#: What a tag string passes: ``Decoded`` is a ``str``, ``Interpolation`` a ``tuple``.
+_TAG_ARGUMENTS = (str, tuple)
 
 
 def _constant(value: object) -> Callable[[], object]:
@@ -139,7 +149,7 @@ class TemplateLibraryTag(Generic[R_co]):
     """A function taking a ``Template``, usable as a tag (``template_tag``)."""
 
     def __init__(self, function: Callable[[Any], R_co], template_type: type[Any] = Template, raw: bool = False):
-        self._kind = _kind(template_type)
+        self._builder = _builder(template_type)
         self.template_type = template_type
         self.raw = raw
         self.__wrapped__ = function
@@ -158,8 +168,8 @@ class TemplateLibraryTag(Generic[R_co]):
                 return self.__wrapped__(given)
             parts = read_template(given)
             if parts is not None:  # another class of template: the same parts, in the class asked for
-                return self.__wrapped__(self._kind.build(self.template_type, parts))
-        return self.__wrapped__(_template_of(args, self._kind, self.template_type, self.raw))
+                return self.__wrapped__(self._builder.from_parts(parts))
+        return self.__wrapped__(_template_of(args, self._builder, self.raw))
 
     def __repr__(self) -> str:
         options = "" if self.template_type is Template else f", template_type={qualified_name(self.template_type)}"
@@ -206,11 +216,10 @@ class TemplateTag(Generic[P, R_co]):
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R_co: ...
 
     def __call__(self, *args: Any, **kwargs: Any) -> R_co:
-        # a tag string's one argument is a str (Decoded) or a tuple (Interpolation): not read
-        if len(args) == 1 and not kwargs and not isinstance(args[0], (str, tuple)):
-            parts = read_template(args[0])
-            if parts is not None:
-                return self._tag(*_tag_args(parts))
+        if len(args) == 1 and not kwargs and not isinstance(args[0], _TAG_ARGUMENTS):
+            tag_args = _tag_args(args[0])
+            if tag_args is not None:
+                return self._tag(*tag_args)
         return self._tag(*args, **kwargs)
 
     def __repr__(self) -> str:

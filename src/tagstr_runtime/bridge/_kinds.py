@@ -17,7 +17,7 @@ from typing import Any, Callable, NamedTuple
 
 from tagstr_runtime._types import Conversion
 
-__all__ = ["Fields", "Parts", "TemplateKind", "kind_of_class", "qualified_name", "read_template"]
+__all__ = ["KNOWN", "Builder", "Fields", "Parts", "TemplateKind", "kind_of_class", "qualified_name", "read_template"]
 
 #: One interpolation: ``(value, expression, conversion, format_spec)``.
 Fields = tuple[Any, str, Conversion | None, str]
@@ -28,8 +28,26 @@ class Parts(NamedTuple):
     interpolations: tuple[Fields, ...]
 
 
+class Builder(NamedTuple):
+    """How to build one class: its interpolations, then the template from its parts in
+    order (non-empty strings and interpolations, as 3.14's ``Template(*args)`` takes them)."""
+
+    interpolation: Callable[[Any, str, Conversion | None, str], object]
+    finish: Callable[..., object]  # called with the parts as arguments
+
+    def from_parts(self, parts: Parts) -> object:
+        items: list[Any] = []
+        for text, fields in zip(parts.strings, parts.interpolations):
+            if text:
+                items.append(text)
+            items.append(self.interpolation(*fields))
+        if parts.strings[-1]:
+            items.append(parts.strings[-1])
+        return self.finish(*items)
+
+
 class TemplateKind(NamedTuple):
-    build: Callable[[type[Any], Parts], object]
+    builder: Callable[[type[Any]], Builder]
     read: Callable[[Any], Parts]
 
 
@@ -40,22 +58,14 @@ def qualified_name(cls: type[Any]) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
-def _sibling(cls: type[Any], name: str) -> Any:
+def _sibling(cls: type[Any]) -> Any:
     """The ``Interpolation`` class defined beside a ``Template`` class."""
-    return getattr(sys.modules[cls.__module__], name)
+    return sys.modules[cls.__module__].Interpolation
 
 
-def _build_pep750(cls: type[Any], parts: Parts) -> object:
+def _pep750(cls: type[Any]) -> Builder:
     """``Template(*args)`` as 3.14 defines it (our stand-in and ``tstr``'s follow it)."""
-    interpolation = _sibling(cls, "Interpolation")
-    args: list[object] = []
-    for text, fields in zip(parts.strings, parts.interpolations):
-        if text:
-            args.append(text)
-        args.append(interpolation(*fields))
-    if parts.strings[-1]:
-        args.append(parts.strings[-1])
-    return cls(*args)
+    return Builder(_sibling(cls), cls)
 
 
 def _read_pep750(template: Any) -> Parts:
@@ -63,26 +73,33 @@ def _read_pep750(template: Any) -> Parts:
     return Parts(tuple(template.strings), fields)
 
 
-def _build_tstrings(cls: type[Any], parts: Parts) -> object:
-    """``tstrings-backport``: a dataclass built from both tuples."""
-    interpolation = _sibling(cls, "Interpolation")
-    return cls(strings=parts.strings, interpolations=tuple(interpolation(*fields) for fields in parts.interpolations))
+def _tstrings(cls: type[Any]) -> Builder:
+    """``tstrings-backport``: a dataclass of both tuples."""
+
+    def finish(*items: Any) -> object:
+        strings, interpolations = [""], []
+        for item in items:
+            if isinstance(item, str):
+                strings[-1] += item
+            else:
+                interpolations.append(item)
+                strings.append("")
+        return cls(strings=tuple(strings), interpolations=tuple(interpolations))
+
+    return Builder(_sibling(cls), finish)
 
 
-def _build_sql_tstring(cls: type[Any], parts: Parts) -> object:
-    """``sql_tstring.t.Template(parts)``: non-empty strings and ``Interpolation(value)``,
-    whose ``expr``, ``conv`` and ``format_spec`` are attributes set afterwards."""
-    interpolation = _sibling(cls, "Interpolation")
-    items: list[object] = []
-    for text, (value, expression, conversion, spec) in zip(parts.strings, parts.interpolations):
-        if text:
-            items.append(text)
-        item = interpolation(value)
+def _sql_tstring(cls: type[Any]) -> Builder:
+    """``sql_tstring.t.Template(items)``, of ``Interpolation(value)`` whose ``expr``,
+    ``conv`` and ``format_spec`` are attributes set afterwards."""
+    interpolation_class = _sibling(cls)
+
+    def interpolation(value: Any, expression: str, conversion: Conversion | None, spec: str) -> object:
+        item = interpolation_class(value)
         item.expr, item.conv, item.format_spec = expression, conversion, spec
-        items.append(item)
-    if parts.strings[-1]:
-        items.append(parts.strings[-1])
-    return cls(items)
+        return item
+
+    return Builder(interpolation, lambda *items: cls(list(items)))
 
 
 def _read_sql_tstring(template: Any) -> Parts:
@@ -97,15 +114,15 @@ def _read_sql_tstring(template: Any) -> Parts:
     return Parts(tuple(strings), tuple(fields))
 
 
-_PEP750 = TemplateKind(_build_pep750, _read_pep750)
+_PEP750 = TemplateKind(_pep750, _read_pep750)
 
-#: By ``(module, qualified name)`` of the class; the first is the one named in messages.
+#: By ``(module, qualified name)`` of the class.
 KNOWN: dict[tuple[str, str], TemplateKind] = {
     ("string.templatelib", "Template"): _PEP750,
     ("tagstr_runtime._templatelib", "Template"): _PEP750,
-    ("tstrings", "Template"): TemplateKind(_build_tstrings, _read_pep750),
+    ("tstrings", "Template"): TemplateKind(_tstrings, _read_pep750),
     ("tstr._compat", "Template"): _PEP750,
-    ("sql_tstring.t", "Template"): TemplateKind(_build_sql_tstring, _read_sql_tstring),
+    ("sql_tstring.t", "Template"): TemplateKind(_sql_tstring, _read_sql_tstring),
 }
 
 
