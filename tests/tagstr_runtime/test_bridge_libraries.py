@@ -100,7 +100,8 @@ def test_a_template_of_another_class_is_converted_on_the_way_in(name: str) -> No
     assert type(received[1]) is cls and fields(received[1]) == fields(theirs)
     back(theirs)
     assert received[2] is theirs  # the class asked for passes straight through
-    assert repr(back).endswith(f", template_type={cls.__module__}.{cls.__qualname__})")
+    if cls is not Template:  # tstr's on 3.14
+        assert repr(back).endswith(f", template_type={cls.__module__}.{cls.__qualname__})")
 
 
 def test_tstrings_backport_templates_reach_decorated_tags() -> None:
