@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import codecs
 import re
+from typing import Sequence
 
-__all__ = ["BadEscape", "cook", "cook_checked", "cooked_origins"]
+from tagstr_runtime._model import Field, Literal
+
+__all__ = ["BadEscape", "cook", "cook_checked", "cooked_origins", "spec_texts"]
 
 _ESCAPE = re.compile(
     r"""\\(?:
@@ -126,3 +129,24 @@ def cooked_origins(raw: str) -> list[int]:
         out.extend(range(len(raw)))
     out.append(len(raw))
     return out
+
+
+def spec_texts(parts: Sequence[Literal | Field]) -> tuple[tuple[str, ...], tuple[str, ...] | str]:
+    """A spec's literal texts around its fields (a field's ``=`` text ends the one before
+    it), and what ``t"..."`` makes of each: escapes processed; or why it rejects them."""
+    runs: list[tuple[str, str]] = []  # (literal text, the next field's '=' text)
+    text = ""
+    for part in parts:
+        if isinstance(part, Literal):
+            text += part.raw
+        else:
+            runs.append((text, part.debug or ""))
+            text = ""
+    raws = tuple(literal + debug for literal, debug in runs) + (text,)
+    try:
+        # '\\N' then a field is '\\N' and an interpolation (SPEC 2), as in a body
+        cooked = [cook_checked(literal, named_escape_may_end=True) + debug for literal, debug in runs]
+        cooked.append(cook_checked(text))
+    except BadEscape as error:
+        return raws, error.message
+    return raws, tuple(cooked)
