@@ -111,12 +111,12 @@ def _messages(ctx: FileContext) -> Iterator[TagMessage]:
     resolver = _Resolver(ctx.tree)
     if tagfile is not None:
         source = tagfile.source
-        for site in tagfile.sites():
+        for site in tagfile.desugaring.sites:
             language = resolver.language(site.tag.tag)
             if language is not None:
-                from tagstr_runtime.analysis.languages.templates import of_tag_string
+                from tagstr_runtime.analysis.languages.templates import of_site
 
-                yield from _check(language, of_tag_string(site.tag, source.text), source)
+                yield from _check(language, of_site(site), source)
     if tstrings:  # pragma: >=3.14 cover
         source = tagfile.source if tagfile is not None else ctx.source
         for name, node in _tstring_calls(ctx.tree):

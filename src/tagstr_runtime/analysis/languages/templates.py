@@ -1,101 +1,70 @@
 """A tag string or a 3.14 t-string as the checks see it: strings, slots, and the way back to the source.
 
-``of_tag_string`` reads the parser's model; ``of_template_str`` a 3.14
+``of_site`` reads a tag string's ``Site`` (``analysis.sites``: its runs map
+each character to its source offset); ``of_template_str`` a 3.14
 ``ast.TemplateStr``, whose literal and interpolation nodes carry their source
-spans.  ``Template.source_offset`` maps a ``Finding`` to the source offset of
-the character it names: each literal's escapes (``\\n``, ``\\x41``, ``{{``) map
-every character they produce to their first character.
+spans, mapped through the same escape table (``_escapes.cooked_origins``).
+``Template.source_offset`` places a ``Finding`` in the source: a hole at its
+``{``, a character of the text where the character that produced it is written.
 """
 
 from __future__ import annotations
 
 import ast
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
-from tagstr_runtime._escapes import _ESCAPE
-from tagstr_runtime._model import Field, Literal, TagString
+from tagstr_runtime._escapes import cooked_origins
+from tagstr_runtime._model import Literal
 from tagstr_runtime._source import SourceText
 from tagstr_runtime.analysis.languages import Finding, Slot
+from tagstr_runtime.analysis.sites import Hole, Site
 
-__all__ = ["Template", "of_tag_string", "of_template_str"]
+__all__ = ["Template", "of_site", "of_template_str"]
 
 
 class Template(NamedTuple):
     strings: tuple[str, ...]
     slots: tuple[Slot, ...]
-    origins: tuple[tuple[int, ...], ...]  # per string: the source offset of each character, then its end
+    string_offset: Callable[[int, int], int]  # (part, offset in strings[part]) -> source offset
     holes: tuple[int, ...]  # the source offset of each hole's "{"
 
     def source_offset(self, finding: Finding) -> int:
         if finding.hole is not None:
             return self.holes[finding.hole]
-        origin = self.origins[finding.part]
-        return origin[min(finding.offset, len(origin) - 1)]
+        return self.string_offset(finding.part, min(finding.offset, len(self.strings[finding.part])))
 
 
-def _origins(source: str, start: int, end: int, cooked: str, *, raw: bool, braces: bool) -> tuple[int, ...]:
-    """The source offset of each character of ``cooked``, written at ``source[start:end]``."""
-    out: list[int] = []
-    at = start
-    while at < end:
-        char = source[at]
-        if braces and char in "{}" and source.startswith(char * 2, at):
-            out.append(at)
-            at += 2
-        elif char == "\\" and not raw:
-            match = _ESCAPE.match(source, at, end)
-            if match is None or match.end() == at:
-                out.append(at)
-                at += 1
-                continue
-            kind = match.lastgroup
-            if kind in ("simple", "octal", "hex2", "hex4", "hex8", "name"):
-                out.append(at)
-            elif kind != "newline":  # kept verbatim: \d, a lone backslash
-                out.extend(range(at, match.end()))
-            at = match.end()
-        else:
-            out.append(at)
-            at += 1
-    if len(out) != len(cooked):  # merged text (a debug field): place everything at the start
-        out = [start] * len(cooked)
-    out.append(end)
-    return tuple(out)
-
-
-def _slot(field: Field) -> Slot:
+def _slot(hole: Hole) -> Slot:
+    field = hole.field
     spec = None
     if field.spec is not None:
         spec = "".join(part.cooked for part in field.spec if isinstance(part, Literal))
-    return Slot(field.expr, field.conv, spec)
+    return Slot(hole.text, field.conv, spec)
 
 
-def of_tag_string(tag: TagString, source: str) -> Template:
+def of_site(site: Site) -> Template:
     """The template of one tag string (its body's fields are the holes; spec fields are not)."""
-    strings: list[str] = []
-    origins: list[tuple[int, ...]] = []
-    slots: list[Slot] = []
-    holes: list[int] = []
-    pending: Literal | None = None
-    for part in tag.parts:
-        if isinstance(part, Literal):
-            pending = part
-            continue
-        _add(strings, origins, pending, source, part.span.start if pending is None else pending.span.end)
-        pending = None
-        slots.append(_slot(part))
-        holes.append(part.span.start)
-    _add(strings, origins, pending, source, tag.body_span.end)
-    return Template(tuple(strings), tuple(slots), tuple(origins), tuple(holes))
+    holes = site.holes
+    return Template(site.strings, tuple(_slot(h) for h in holes), site.string_offset,
+                    tuple(h.field.span.start for h in holes))
 
 
-def _add(strings: list[str], origins: list[tuple[int, ...]], literal: Literal | None, source: str, at: int) -> None:
-    if literal is None:
-        strings.append("")
-        origins.append((at,))
-    else:
-        strings.append(literal.cooked)
-        origins.append(_origins(source, literal.span.start, literal.span.end, literal.cooked, raw=False, braces=True))
+def _literal_origins(source: str, start: int, end: int, raw: bool) -> tuple[str, list[int]]:
+    """The text written at ``source[start:end]`` with doubled braces collapsed, and the source
+    offset of each of its characters (then ``end``)."""
+    text: list[str] = []
+    offsets: list[int] = []
+    at = start
+    while at < end:
+        char = source[at]
+        text.append(char)
+        offsets.append(at)
+        at += 2 if char in "{}" and source.startswith(char * 2, at) else 1
+    offsets.append(end)
+    written = "".join(text)
+    if raw:
+        return written, offsets
+    return written, [offsets[i] for i in cooked_origins(written)]
 
 
 def of_template_str(node: ast.AST, source: SourceText) -> Template | None:
@@ -105,7 +74,7 @@ def of_template_str(node: ast.AST, source: SourceText) -> Template | None:
     prefix = text[start : start + 3].split("'")[0].split('"')[0].lower()
     raw = "r" in prefix
     strings: list[str] = []
-    origins: list[tuple[int, ...]] = []
+    origins: list[list[int]] = []
     slots: list[Slot] = []
     holes: list[int] = []
     last_end = start
@@ -114,23 +83,26 @@ def of_template_str(node: ast.AST, source: SourceText) -> Template | None:
         begin = source.offset(value.lineno, value.col_offset)
         end = source.offset(value.end_lineno, value.end_col_offset)
         if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            _, offsets = _literal_origins(text, begin, end, raw)
+            if len(offsets) != len(value.value) + 1:  # implicit concatenation...: at the start
+                offsets = [begin] * (len(value.value) + 1)
             strings.append(value.value)
-            origins.append(_origins(text, begin, end, value.value, raw=raw, braces=True))
+            origins.append(offsets)
             previous_was_text = True
         else:
             if not previous_was_text:
                 strings.append("")
-                origins.append((begin,))
+                origins.append([begin])
             slots.append(_interpolation_slot(value))
             holes.append(begin)
             previous_was_text = False
         last_end = end
     if not previous_was_text:
         strings.append("")
-        origins.append((last_end,))
+        origins.append([last_end])
     if len(strings) != len(slots) + 1:
         return None
-    return Template(tuple(strings), tuple(slots), tuple(origins), tuple(holes))
+    return Template(tuple(strings), tuple(slots), lambda part, offset: origins[part][offset], tuple(holes))
 
 
 def _interpolation_slot(value: ast.AST) -> Slot:
