@@ -11,6 +11,8 @@ __all__ = ["add_language_options", "parse_language_options"]
 
 
 def add_language_options(option_manager: Any) -> None:
+    if not hasattr(option_manager, "add_option"):  # a host's minimal stand-in: the defaults hold
+        return
     option_manager.add_option(
         "--tag-languages", default="", parse_from_config=True, comma_separated_list=False,
         help="the language of tags whose definition the plugin cannot see: "

@@ -17,8 +17,9 @@ from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, Mapping
 from weakref import WeakKeyDictionary
 
-from tagstr_runtime.analysis.languages import LANGUAGES, MissingParser, Options, canonical, check
-from tagstr_runtime.frontend import SourceText, strict
+from tagstr_runtime.frontend import (
+    LanguageOptions, MissingParser, SourceText, check_language, language_name, strict,
+)
 
 from tagstr_flake8._context import FileContext
 from tagstr_flake8._messages import (
@@ -46,6 +47,14 @@ MESSAGE_OF: Mapping[str, type[TagMessage]] = {
     "js.syntax": JsSyntax, "js.hole-string": JsHoleString,
     "data.syntax": DataSyntax, "data.duplicate-key": DataDuplicateKey, "data.hole-key": DataHoleKey,
 }
+#: The fix a syntax message names when the parser's finding has none of its own.
+DEFAULT_FIX: Mapping[type[TagMessage], str] = {
+    HtmlSyntax: "browsers repair it each in their own way: write what you mean",
+    SqlSyntax: "check the statement there", CssSyntax: "check the rule there",
+    JsSyntax: "check the code there", DataSyntax: "check the text there",
+}
+check = check_language  # a module-level name: tests replace it
+
 # a t-string prefix (3.14): t, tr, rt in any case, right before a quote
 _TSTRING = re.compile(r"(?<![\w.])(?:[tT][rR]?|[rR][tT])['\"]")
 
@@ -55,7 +64,7 @@ class Settings:
 
     def __init__(self, languages: Mapping[str, str] | None = None, sql_dialect: str = "sqlite") -> None:
         self.languages = dict(languages or {})  # tag (qualified or plain name) -> language
-        self.options = Options(sql_dialect=sql_dialect, html_strict=True)  # TAG106's rule filters
+        self.options = LanguageOptions(sql_dialect=sql_dialect, html_strict=True)  # TAG106's rule filters
 
 
 SETTINGS = Settings()
@@ -71,7 +80,7 @@ def parse_mapping(value: str | Iterable[str]) -> dict[str, str]:
     mapping: dict[str, str] = {}
     for item in filter(None, items):
         name, _, language = item.partition("=")
-        checked = canonical(language)
+        checked = language_name(language)
         if not name or checked is None:
             raise ValueError(f"--tag-languages: {item!r} is not NAME=LANGUAGE with a known language")
         mapping[name.strip()] = checked
@@ -114,17 +123,17 @@ def _messages(ctx: FileContext) -> Iterator[TagMessage]:
         for site in tagfile.desugaring.sites:
             language = resolver.language(site.tag.tag)
             if language is not None:
-                from tagstr_runtime.analysis.languages.templates import of_site
+                from tagstr_runtime.frontend import template_of_site
 
-                yield from _check(language, of_site(site), source)
+                yield from _check(language, template_of_site(site), source)
     if tstrings:  # pragma: >=3.14 cover
         source = tagfile.source if tagfile is not None else ctx.source
         for name, node in _tstring_calls(ctx.tree):
             language = resolver.language(name)
             if language is not None:
-                from tagstr_runtime.analysis.languages.templates import of_template_str
+                from tagstr_runtime.frontend import template_of_tstring
 
-                found = of_template_str(node, source)
+                found = template_of_tstring(node, source)
                 if found is not None:
                     yield from _check(language, found, source)
 
@@ -138,10 +147,7 @@ def _tstring_calls(tree: ast.AST) -> Iterator[tuple[str, ast.AST]]:
             yield node.func.id, node.args[0]
 
 
-def _check(language: str, template: object, source: SourceText) -> Iterator[TagMessage]:
-    from tagstr_runtime.analysis.languages.templates import Template
-
-    assert isinstance(template, Template)
+def _check(language: str, template: Any, source: SourceText) -> Iterator[TagMessage]:
     try:
         findings = check(language, template.strings, template.slots, SETTINGS.options)
     except MissingParser as exc:
@@ -155,7 +161,7 @@ def _check(language: str, template: object, source: SourceText) -> Iterator[TagM
     for finding in findings:
         message = MESSAGE_OF[finding.kind]
         line, col = source.line_col_byte(template.source_offset(finding))
-        args: dict[str, object] = dict(finding.args)
+        args: dict[str, object] = {"fix": DEFAULT_FIX.get(message, ""), **dict(finding.args)}
         if finding.hole is not None:
             args["expr"] = template.slots[finding.hole].expr
         yield message(line, col, **{name: args.get(name, "") for name in message.field_names})
@@ -179,7 +185,8 @@ def share_notes() -> None:
 
 
 _SHARED: tuple[Any, Any] | None = None
-_LANGUAGE_INDEX = {language: index for index, language in enumerate(sorted(set(LANGUAGES.values())))}
+_LANGUAGE_INDEX = {language: index for index, language in enumerate(
+    ("css", "html", "javascript", "json", "sql", "toml", "yaml"))}
 
 
 def _note(exc: MissingParser) -> None:
@@ -208,7 +215,7 @@ class _Resolver:
     def language(self, name: str) -> str | None:
         if name in self._cache:
             return self._cache[name]
-        from tagstr_runtime.analysis.languages.declared import ModuleDeclarations
+        from tagstr_runtime.frontend import ModuleDeclarations
 
         if self._declarations is None:
             body = self.tree.body if isinstance(self.tree, ast.Module) else []

@@ -187,14 +187,14 @@ class ExceptTarget(TagMessage):
 
 class HtmlEndTag(TagMessage):
     code = "TAG101"
-    template = "HTML: {detail}"
+    template = "HTML: {detail}; {fix}"
 
 
 class HtmlUnclosed(TagMessage):
     code = "TAG102"
     template = (
-        "HTML: <{name}> is never closed: add </{name}> (only elements such as <p>, <li> and <td> "
-        "may leave out their end tag)"
+        "HTML: element {name!r} is never closed; add its end tag (only elements such as <p>, <li> and "
+        "<td> may leave it out)"
     )
 
 
@@ -205,7 +205,7 @@ class HtmlDuplicateAttribute(TagMessage):
 
 class HtmlSyntax(TagMessage):
     code = "TAG104"
-    template = "HTML: {detail}"
+    template = "HTML: {detail}; {fix}"
 
 
 class HtmlReference(TagMessage):
@@ -215,7 +215,7 @@ class HtmlReference(TagMessage):
 
 class HtmlStrict(TagMessage):
     code = "TAG106"
-    template = "HTML (strict): {detail}"
+    template = "HTML (strict): {detail}; {fix}"
 
 
 class HtmlHoleUnquoted(TagMessage):
@@ -268,7 +268,7 @@ class HtmlHoleScriptUrl(TagMessage):
 
 class SqlSyntax(TagMessage):
     code = "TAG201"
-    template = "SQL: {detail}"
+    template = "SQL: {detail}; {fix}"
 
 
 class SqlHoleIdentifier(TagMessage):
@@ -314,14 +314,14 @@ class SqlAdjacentHoles(TagMessage):
 class SqlStatements(TagMessage):
     code = "TAG207"
     template = (
-        "SQL: {count} statements in one tag string: drivers run only the first or all of them "
-        "(which injections rely on); write one tag string per statement"
+        "SQL: {count} statements in one tag string (the second starts with {start!r}): drivers run "
+        "only the first or all of them (which injections rely on); write one tag string per statement"
     )
 
 
 class CssSyntax(TagMessage):
     code = "TAG301"
-    template = "CSS: {detail}"
+    template = "CSS: {detail}; {fix}"
 
 
 class CssHoleSelector(TagMessage):
@@ -334,7 +334,7 @@ class CssHoleSelector(TagMessage):
 
 class JsSyntax(TagMessage):
     code = "TAG401"
-    template = "JavaScript: {detail}"
+    template = "JavaScript: {detail}; {fix}"
 
 
 class JsHoleString(TagMessage):
@@ -347,7 +347,7 @@ class JsHoleString(TagMessage):
 
 class DataSyntax(TagMessage):
     code = "TAG501"
-    template = "{language}: {detail}"
+    template = "{language}: {detail}; {fix}"
 
 
 class DataDuplicateKey(TagMessage):

@@ -374,7 +374,9 @@ def test_message_class(code: str) -> None:
     assert fields and cls.field_names == fields
     message = cls(3, 4, **{name: "v" for name in fields})
     assert (message.line, message.col) == (3, 4)
-    assert message.text.startswith(code + " ") and "'v'" in message.text
+    assert message.text.startswith(code + " ")
+    if "detail" not in fields:  # a parser's own description quotes what it names
+        assert "'v'" in message.text
     assert "; " in cls.template, "every message ends with the fix, after a semicolon"
     with pytest.raises(TypeError):
         cls(3, 4)

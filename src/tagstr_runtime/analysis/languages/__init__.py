@@ -18,7 +18,8 @@ import importlib
 from typing import Final, Mapping, NamedTuple, Protocol, Sequence
 
 __all__ = [
-    "EXTRAS", "Finding", "LANGUAGES", "MissingParser", "Options", "Slot", "canonical", "check",
+    "EXTRAS", "Finding", "LANGUAGES", "LanguageOptions", "MissingParser", "Options", "Slot", "canonical", "check",
+    "check_language", "language_name",
 ]
 
 #: Language names as written in declarations (t-linter's names) -> the checked language.
@@ -123,3 +124,9 @@ def _checker(language: str) -> _Checker:
 
 
 _CHECKERS: dict[str, _Checker] = {}
+
+
+# the names ``tagstr_runtime.frontend`` gives them
+LanguageOptions = Options
+check_language = check
+language_name = canonical

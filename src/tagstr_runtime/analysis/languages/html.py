@@ -19,44 +19,16 @@ from html5lib import constants, html5parser, treebuilders
 from html5lib._tokenizer import HTMLTokenizer
 
 from tagstr_runtime.analysis.languages import Finding, Options, Slot
+from tagstr_runtime.analysis.languages._html_contexts import (
+    has_placeholder as _has_placeholder,
+    hole_findings,
+    placeholder as _placeholder,
+    strict_findings,
+)
 from tagstr_runtime.analysis.languages._joined import Joined
 
 __all__ = ["check"]
 
-_MARK = 0xE000  # placeholders: "x" + chr(_MARK + hole) (private use, 6400 of them)
-
-
-def _placeholder(index: int) -> str:
-    return "x" + chr(_MARK + index % 6400)
-
-
-def _has_placeholder(name: str) -> bool:
-    return any(_MARK <= ord(c) < _MARK + 6400 for c in name)
-
-
-# tokenizer states -> the context of a hole whose placeholder they consume
-_CONTEXTS = {
-    "dataState": "text", "entityDataState": "text", "rcdataState": "text",
-    "characterReferenceInData": "text",
-    "tagOpenState": "tag-name", "closeTagOpenState": "tag-name", "tagNameState": "tag-name",
-    "rcdataEndTagNameState": "tag-name", "rawtextEndTagNameState": "tag-name",
-    "scriptDataEndTagNameState": "tag-name", "scriptDataEscapedEndTagNameState": "tag-name",
-    "beforeAttributeNameState": "attribute-name", "attributeNameState": "attribute-name",
-    "afterAttributeNameState": "attribute-name", "selfClosingStartTagState": "attribute-name",
-    "beforeAttributeValueState": "unquoted-value", "attributeValueUnQuotedState": "unquoted-value",
-    "attributeValueDoubleQuotedState": "quoted-value", "attributeValueSingleQuotedState": "quoted-value",
-    "afterAttributeValueState": "quoted-value",
-    "rawtextState": "raw-text", "plaintextState": "raw-text",
-    "bogusCommentState": "comment", "markupDeclarationOpenState": "comment",
-    "commentStartState": "comment", "commentStartDashState": "comment", "commentState": "comment",
-    "commentEndDashState": "comment", "commentEndState": "comment", "commentEndBangState": "comment",
-    "cdataSectionState": "raw-text",
-}
-# attributes whose value is a URL (a javascript: URL runs its text)
-_URL_ATTRIBUTES = frozenset([
-    "href", "src", "action", "formaction", "xlink:href", "data", "poster", "cite", "background",
-    "codebase", "longdesc", "usemap", "manifest", "ping", "srcdoc",
-])
 # html5lib error codes -> our kinds (anything else: "html.syntax")
 _END_TAG_ERRORS = frozenset([
     "end-tag-too-early", "end-tag-too-early-named", "end-tag-too-early-ignored", "unexpected-end-tag",
@@ -98,9 +70,9 @@ def check(strings: Sequence[str], slots: Sequence[Slot], options: Options) -> li
     run = _Run(joined)
     run.parse()
     findings = run.findings
-    findings.extend(_hole_findings(joined, run))
+    findings.extend(hole_findings(joined, run.states, run.tags))
     if options.html_strict:
-        findings.extend(_strict(joined, run.tags))
+        findings.extend(strict_findings(joined, run.tags))
     return sorted(findings, key=lambda f: (run.order(f), f.kind))
 
 
@@ -269,9 +241,11 @@ class _Run:
         if code == "expected-closing-tag-but-got-eof" or code in ("eof-in-table", "eof-in-select"):
             self._unclosed(parser)
         elif code in _END_TAG_ERRORS:
-            self._report("html.end-tag", at, detail=_end_tag_detail(code, name, parser))
+            detail, fix = _end_tag_detail(code, name, parser)
+            self._report("html.end-tag", at, detail=detail, fix=fix)
         elif code in ("expected-doctype-but-got-start-tag", "expected-doctype-but-got-chars"):
-            self._report("html.syntax", at, detail="a document starts with <!DOCTYPE html>")
+            self._report("html.syntax", at, detail="no <!DOCTYPE html> before the document",
+                         fix="start the document with <!DOCTYPE html>")
         else:
             self._report("html.syntax", at, detail=_describe(code, datavars))
 
@@ -308,115 +282,12 @@ def _describe(code: str, datavars: Any) -> str:
     return str(text).rstrip(".")
 
 
-def _end_tag_detail(code: str, name: str, parser: Any) -> str:
+def _end_tag_detail(code: str, name: str, parser: Any) -> tuple[str, str]:
+    """What is wrong with an end tag, and what to do."""
     open_names = [e.name for e in parser.tree.openElements if e.name not in ("html", "body")]
     if code.startswith("end-tag-too-early") and open_names:
         inner = open_names[-1]
-        return f"</{name}> ends <{name}> while <{inner}> is still open: close <{inner}> first"
+        return f"</{name}> ends <{name}> while <{inner}> is still open", f"close <{inner}> first"
     if code.startswith("adoption-agency"):
-        return f"</{name}> is misnested: close the elements opened inside <{name}> first"
-    return f"</{name}> has no open <{name}> to close: remove it or add the start tag"
-
-
-# hole contexts ----------------------------------------------------------------------
-
-
-def _hole_findings(joined: Joined, run: _Run) -> Iterator[Finding]:
-    states = run.states
-    befores = [before for before, _ in states]
-    from bisect import bisect_right
-
-    for hole, (start, end) in enumerate(joined.holes):
-        index = bisect_right(befores, start) - 1
-        state = states[index][1] if index >= 0 else "dataState"
-        context = _CONTEXTS.get(state)
-        if context is None:
-            context = "script" if state.startswith("scriptData") else "markup"
-        if context == "text":
-            continue
-        if context in ("script", "raw-text"):
-            yield joined.at_hole("html.hole-raw-text", hole, element=_raw_element(run, start))
-        elif context == "comment":
-            yield joined.at_hole("html.hole-comment", hole)
-        elif context in ("tag-name", "markup"):
-            yield joined.at_hole("html.hole-name", hole, what="a tag name")
-        elif context == "attribute-name":
-            if not _is_spread(joined.text, start, end):
-                yield joined.at_hole("html.hole-name", hole, what="an attribute name")
-        else:
-            yield from _value_hole(joined, run, hole, start, unquoted=context == "unquoted-value")
-
-
-def _is_spread(text: str, start: int, end: int) -> bool:
-    """A hole standing alone where an attribute goes: ``<div {attrs}>``."""
-    before = text[start - 1] if start else ""
-    after = text[end] if end < len(text) else ""
-    return before.isspace() and (after == "" or after.isspace() or after in "/>")
-
-
-def _value_hole(joined: Joined, run: _Run, hole: int, start: int, *, unquoted: bool) -> Iterator[Finding]:
-    name, prefix = _attribute_of(run, start, _placeholder(hole))
-    if name.startswith("on"):
-        yield joined.at_hole("html.hole-event", hole, name=name)
-    elif name in _URL_ATTRIBUTES and _is_script_url(prefix):
-        yield joined.at_hole("html.hole-script-url", hole, name=name)
-    elif unquoted:
-        yield joined.at_hole("html.hole-unquoted", hole, name=name)
-
-
-def _attribute_of(run: _Run, start: int, placeholder: str) -> tuple[str, str]:
-    """The attribute whose value holds the placeholder at ``start``, and the value before it."""
-    for tag_start, tag_end, token in run.tags:
-        if tag_start <= start < tag_end:
-            for name, value in token["data"].items() if isinstance(token["data"], dict) else token["data"]:
-                at = value.find(placeholder)
-                if at >= 0:
-                    return name, value[:at]
-    return "", ""
-
-
-def _is_script_url(prefix: str) -> bool:
-    cleaned = "".join(c for c in prefix if not c.isspace() and ord(c) > 0x20).lower()
-    return cleaned.startswith(("javascript:", "vbscript:"))
-
-
-def _raw_element(run: _Run, start: int) -> str:
-    name = "script"
-    for tag_start, _, token in run.tags:
-        if tag_start > start:
-            break
-        if token["type"] == constants.tokenTypes["StartTag"]:
-            name = token["name"]
-    return name
-
-
-# strict mode ------------------------------------------------------------------------
-
-
-def _strict(joined: Joined, tags: list[tuple[int, int, dict[str, Any]]]) -> Iterator[Finding]:
-    """XHTML-like: every non-void element closed by an end tag written as its start tag."""
-    text = joined.text
-    stack: list[tuple[str, int]] = []  # (name as written, start)
-    start_tag = constants.tokenTypes["StartTag"]
-    for start, _, token in tags:
-        name: str = token["name"]
-        if _has_placeholder(name):
-            continue
-        written = text[start + 1 : start + 1 + len(name)]
-        if token["type"] == start_tag:
-            if name not in constants.voidElements and not token.get("selfClosing"):
-                stack.append((written, start))
-            continue
-        written = text[start + 2 : start + 2 + len(name)]
-        match = next((i for i in range(len(stack) - 1, -1, -1) if stack[i][0].lower() == name), None)
-        if match is None:
-            continue  # a stray end tag: html5lib reports it
-        for inner, inner_start in stack[match + 1 :]:
-            yield joined.finding("html.strict", inner_start, detail=f"<{inner}> has no end tag: add </{inner}>")
-        opened = stack[match][0]
-        if opened != written:
-            yield joined.finding("html.strict", start,
-                                 detail=f"</{written}> closes <{opened}>: write the names alike")
-        del stack[match:]
-    for inner, inner_start in stack:
-        yield joined.finding("html.strict", inner_start, detail=f"<{inner}> has no end tag: add </{inner}>")
+        return f"</{name}> is misnested", f"close the elements opened inside <{name}> first"
+    return f"</{name}> has no open <{name}> to close", "remove it, or add the start tag"

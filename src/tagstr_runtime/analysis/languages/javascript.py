@@ -57,7 +57,7 @@ def _errors(joined: Joined, root: Any, char: Any) -> Iterator[Finding]:
     while todo:
         node = todo.pop()
         if node.is_missing:
-            yield joined.finding("js.syntax", char(node.start_byte), detail=f"missing {node.type!r}")
+            yield joined.finding("js.syntax", char(node.start_byte), detail=f"missing {node.type!r}", fix="add it")
         elif node.is_error:
             yield _error(joined, node, char)
         elif node.has_error:
@@ -68,7 +68,8 @@ def _error(joined: Joined, node: Any, char: Any) -> Finding:
     text = node.text.decode("utf-8", "replace")
     opened = sum(text.count(c) for c in "([{") - sum(text.count(c) for c in ")]}")
     if node.end_byte >= len(joined.text.encode("utf-8")) and opened > 0:
-        return joined.finding("js.syntax", len(joined.text), detail="unexpected end of input: a bracket is not closed")
+        return joined.finding("js.syntax", len(joined.text), detail="unexpected end of input",
+                              fix="close the bracket left open")
     word = re.match(r"\s*([\w$]+|\S)", text)
     detail = f"unexpected {word.group(1)!r}" if word else "unexpected end of input"
     return joined.finding("js.syntax", char(node.start_byte), detail=detail)

@@ -67,7 +67,8 @@ def check(strings: Sequence[str], slots: Sequence[Slot], options: Options) -> li
     findings.extend(joined.at_hole("sql.adjacent", i) for i in sorted(adjacent))
     statements = _statements(tokens)
     if len(statements) > 1:
-        findings.append(joined.finding("sql.statements", statements[1][0].start, count=str(len(statements))))
+        second = statements[1][0]
+        findings.append(joined.finding("sql.statements", second.start, count=str(len(statements)), start=second.text))
     if not any(_is_snippet(slot) for slot in slots):  # SQL text in a hole: the rest cannot be parsed alone
         for statement in statements:
             findings.extend(_parse(joined, dialect, statement, adjacent))
@@ -79,8 +80,10 @@ def _token_error(joined: Joined, exc: TokenError) -> Finding:
     found = re.search(r"Missing (.+) from \d+:(\d+)", str(exc.__cause__ or exc.__context__ or ""))
     if found:
         quote = found.group(1)
-        return joined.finding("sql.syntax", int(found.group(2)), detail=f"unterminated {quote}...{quote}: close it")
-    return joined.finding("sql.syntax", len(joined.text), detail="unexpected end: an unterminated comment?")
+        return joined.finding("sql.syntax", int(found.group(2)), detail=f"unterminated {quote}...{quote}",
+                              fix="close it")
+    return joined.finding("sql.syntax", len(joined.text), detail="unexpected end of the text",
+                          fix="close the comment left open")
 
 
 def _order(joined: Joined, finding: Finding) -> int:
@@ -149,7 +152,8 @@ def _syntax(joined: Joined, tokens: list[Any], exc: ParseError, adjacent: set[in
     last = tokens[-1]
     if at >= last.start and description.startswith("Expecting "):  # the statement ended too soon
         wanted = description.removeprefix("Expecting ")
-        yield joined.finding("sql.syntax", last.end + 1, detail=f"{wanted!r} expected at the end of the statement")
+        yield joined.finding("sql.syntax", last.end + 1, detail=f"{wanted!r} expected at the end of the statement",
+                             fix="complete the statement")
         return
     hole = joined.hole_at(at)
     if hole is not None:
@@ -160,14 +164,14 @@ def _syntax(joined: Joined, tokens: list[Any], exc: ParseError, adjacent: set[in
     if description.startswith("Expecting "):
         detail = f"{description.removeprefix('Expecting ')!r} expected before {word!r}"
     else:
-        detail = f"unexpected {word!r}: check the statement around it"
+        detail = f"unexpected {word!r}"
     yield joined.finding("sql.syntax", at, detail=detail)
 
 
 def _unknown_statement(joined: Joined, first: Any) -> Finding:
     return joined.finding(
         "sql.syntax", first.start,
-        detail=f"{first.text!r} does not start a statement: a misspelt keyword?",
+        detail=f"{first.text!r} does not start a statement", fix="a misspelt keyword? write SELECT, INSERT...",
     )
 
 

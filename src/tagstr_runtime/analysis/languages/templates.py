@@ -19,7 +19,7 @@ from tagstr_runtime._source import SourceText
 from tagstr_runtime.analysis.languages import Finding, Slot
 from tagstr_runtime.analysis.sites import Hole, Site
 
-__all__ = ["Template", "of_site", "of_template_str"]
+__all__ = ["Template", "of_site", "of_template_str", "template_of_site", "template_of_tstring"]
 
 
 class Template(NamedTuple):
@@ -115,3 +115,8 @@ def _interpolation_slot(value: ast.AST) -> Slot:
             if isinstance(part, ast.Constant) and isinstance(part.value, str)
         )
     return Slot(str(getattr(value, "str", "") or ""), chr(conversion) if conversion > 0 else None, spec)
+
+
+# the names ``tagstr_runtime.frontend`` gives them
+template_of_site = of_site
+template_of_tstring = of_template_str
