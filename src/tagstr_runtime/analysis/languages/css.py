@@ -26,7 +26,8 @@ def _placeholder(index: int) -> str:
 
 
 def check(strings: Sequence[str], slots: Sequence[Slot], options: Options) -> list[Finding]:
-    joined = Joined(strings, _placeholder)
+    # tinycss2 reads "\r" and "\f" as line ends: so does the line table, on the same text
+    joined = Joined([s.replace("\r", "\n").replace("\f", "\n") for s in strings], _placeholder)
     text = joined.text
     lines = joined.line_starts()
 
