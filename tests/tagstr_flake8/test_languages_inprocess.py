@@ -10,10 +10,12 @@ no parser, and a missing parser gives one note per run, never a crash.
 from __future__ import annotations
 
 import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
 from textwrap import dedent
+from typing import Callable
 
 import pytest
 
@@ -21,7 +23,7 @@ from tagstr_flake8 import check_source
 from tagstr_flake8._languages import configured
 from tagstr_flake8._messages import LANGUAGE_MESSAGES
 
-from flake8_harness import ENV, EXAMPLES, expectations, flake8, runs_here
+from flake8_harness import ENV, EXAMPLES, expectations, flake8, options, runs_here
 
 HAVE_ALL = all(
     importlib.util.find_spec(name) is not None
@@ -192,3 +194,44 @@ def test_a_parser_failure_costs_the_tag_string_not_the_file(monkeypatch: pytest.
         check_source(source, ("TAG",))
     monkeypatch.setattr(languages, "strict", lambda: False)
     assert check_source(source, ("TAG",)) == []
+
+
+def tstring_twin(text: str) -> tuple[str, Callable[[int, int], tuple[int, int]]]:
+    """``text`` with each outermost tag string ``tag"..."`` written ``tag(t"...")``, and the map
+    of a (line, 0-based byte column) of ``text`` to the twin's."""
+    from tagstr_runtime.frontend import SourceText, parse
+
+    found = parse(text, template_strings=False).tag_strings
+    inserts = sorted([(tag.tag_span.end, "(t") for tag in found] + [(tag.span.end, ")") for tag in found])
+    pieces, last = [], 0
+    for at, piece in inserts:
+        pieces.extend((text[last:at], piece))
+        last = at
+    pieces.append(text[last:])
+    old, new = SourceText(text), SourceText("".join(pieces))
+
+    def moved(line: int, col: int) -> tuple[int, int]:
+        offset = old.offset(line, col)
+        return new.line_col_byte(offset + sum(len(piece) for at, piece in inserts if at <= offset))
+
+    return new.text, moved
+
+
+TWINNED = [p for p in sorted(EXAMPLES.glob("lang_*.py")) if not p.stem.endswith(("_ge314", "_ge312"))]
+
+
+@pytest.mark.skipif(sys.version_info < (3, 14), reason="t-strings: Python 3.14+")
+@pytest.mark.parametrize("path", TWINNED, ids=lambda p: p.stem)
+def test_tstring_twin_of_each_example(path: Path) -> None:
+    """Every example again as ``tag(t"...")`` (3.14): the same reports, moved with the text."""
+    if not runs_here(path):
+        pytest.skip("a parser it needs is not installed")
+    text = path.read_text(encoding="utf-8")
+    twin, moved = tstring_twin(text)
+    select = [cls.code for cls in LANGUAGE_MESSAGES if cls.code != "TAG106"]
+    select += re.findall(r"TAG\d{3}", " ".join(options(path)))
+    mapping = " ".join(o.removeprefix("--tag-languages=") for o in options(path) if o.startswith("--tag-languages="))
+    with configured(mapping):
+        original = check_source(text, select)
+        assert original or path.stem == "lang_clean"
+        assert check_source(twin, select) == [(*moved(line, col), code) for line, col, code in original]
