@@ -74,9 +74,8 @@ _FOUND: WeakKeyDictionary[FileContext, list[TagMessage]] = WeakKeyDictionary()
 
 def parse_mapping(value: str | Iterable[str]) -> dict[str, str]:
     """``"db.sql=sql, web.page=html"`` (or its lines) -> ``{"db.sql": "sql", "web.page": "html"}``."""
-    items = re.split(r"[,\s]+", value) if isinstance(value, str) else [
-        item for chunk in value for item in re.split(r"[,\s]+", chunk)
-    ]
+    text = value if isinstance(value, str) else ",".join(value)
+    items = re.split(r"[,\s]+", re.sub(r"\s*=\s*", "=", text))
     mapping: dict[str, str] = {}
     for item in filter(None, items):
         name, _, language = item.partition("=")

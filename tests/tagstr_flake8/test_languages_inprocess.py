@@ -235,3 +235,18 @@ def test_tstring_twin_of_each_example(path: Path) -> None:
         original = check_source(text, select)
         assert original or path.stem == "lang_clean"
         assert check_source(twin, select) == [(*moved(line, col), code) for line, col, code in original]
+
+
+@needs_parsers
+@pytest.mark.subprocess
+def test_configuration_file(tmp_path: Path) -> None:
+    """``tag-languages`` over several lines of a configuration file, as docs/languages.md writes it."""
+    (tmp_path / "setup.cfg").write_text(
+        "[flake8]\ntag-languages =\n    myapp.web.page = html,\n    myapp.db.query = sql\n"
+        "tag-sql-dialect = postgres\n", encoding="utf-8")
+    (tmp_path / "m.py").write_text(
+        "from myapp.web import page\nfrom myapp.db import query\nt = 1\n"
+        'a = page"<p></b>"\nb = query"SELECT * FROM {t}"\n', encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "flake8", "--format=%(row)d:%(col)d:%(code)s", "m.py"],
+                         capture_output=True, text=True, cwd=tmp_path, env=ENV)
+    assert run.stdout.split() == ["4:13:TAG101", "5:25:TAG202"], run.stderr
