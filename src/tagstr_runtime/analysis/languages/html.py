@@ -91,13 +91,16 @@ class _Tokenizer(HTMLTokenizer):  # type: ignore[misc]
         log = run.states
         start = 0  # where the token being read started
         data_states = _DATA_STATES
+        previous = ""
         while True:
             state = self.state
             before = offset(stream)
             name = state.__name__
             if name in data_states:
                 start = before
-            log.append((before, name))
+            if name != previous:  # the state at an offset is the last one logged before it
+                log.append((before, name))
+                previous = name
             if not state():
                 break
             while stream.errors:  # handled here, not yielded: the tree builder would report it again
