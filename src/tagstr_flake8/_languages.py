@@ -56,7 +56,7 @@ DEFAULT_FIX: Mapping[type[TagMessage], str] = {
 check = check_language  # a module-level name: tests replace it
 
 # a t-string prefix (3.14): t, tr, rt in any case, right before a quote
-_TSTRING = re.compile(r"(?<![\w.])(?:[tT][rR]?|[rR][tT])['\"]")
+_TSTRING = re.compile(r"(?:(?<=[\s(\[{,=:+*/%&|^<>~!-])|^)(?:[tT][rR]?|[rR][tT])['\"]", re.MULTILINE)
 
 
 class Settings:

@@ -54,7 +54,7 @@ _CONTEXTS = {
 # attributes whose value is a URL (a javascript: URL runs its text)
 _URL_ATTRIBUTES = frozenset([
     "href", "src", "action", "formaction", "xlink:href", "data", "poster", "cite", "background",
-    "codebase", "longdesc", "usemap", "manifest", "ping", "srcdoc",
+    "codebase", "longdesc", "usemap", "manifest", "ping",
 ])
 
 
