@@ -5,7 +5,7 @@ from typing import Annotated
 
 from tagstr_runtime import Decoded, Interpolation
 
-type HtmlPart = Annotated[Decoded | Interpolation, "html"]  # E999:7
+type HtmlPart = Annotated[Decoded | Interpolation, "html"]
 
 
 def html(*args: HtmlPart) -> str:
