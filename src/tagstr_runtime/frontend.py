@@ -48,6 +48,11 @@ if TYPE_CHECKING:
     )
     from tagstr_runtime._placeholder import mask_text, placeholder_text
     from tagstr_runtime._precompile import python_files
+    from tagstr_runtime.analysis.languages import (
+        LanguageOptions, MissingParser, check_language, language_name,
+    )
+    from tagstr_runtime.analysis.languages.declared import ModuleDeclarations, declared_language
+    from tagstr_runtime.analysis.languages.templates import template_of_site, template_of_tstring
     from tagstr_runtime.analysis.sites import Hole, Run, Site
 
 # The parser and the desugarer are imported on first use: a plugin that loads
@@ -82,6 +87,15 @@ _LAZY = {
     "Hole": "analysis.sites",
     "Run": "analysis.sites",
     "Site": "analysis.sites",
+    # the embedded-language checks (docs/languages.md): no parser is imported before a check runs
+    "LanguageOptions": "analysis.languages",
+    "MissingParser": "analysis.languages",
+    "check_language": "analysis.languages",
+    "language_name": "analysis.languages",
+    "ModuleDeclarations": "analysis.languages.declared",
+    "declared_language": "analysis.languages.declared",
+    "template_of_site": "analysis.languages.templates",
+    "template_of_tstring": "analysis.languages.templates",
 }
 
 
@@ -105,45 +119,53 @@ DECODED_TYPE: str = f"{Decoded.__module__}.{Decoded.__qualname__}"
 TEMPLATE_TAG_TYPE: str = f"{TemplateTag.__module__}.{TemplateTag.__qualname__}"
 
 __all__ = [
+    "check_language",
     "CHECKER_MODULE",
     "CompileWarning",
+    "declared_language",
+    "decode_source",
     "DECODED_TYPE",
     "Desugaring",
     "Emitter",
     "ErrorKind",
     "Field",
+    "fingerprint",
     "HARD_KEYWORDS",
     "Hole",
     "INTERPOLATION_TYPE",
+    "is_character_name",
     "KEYWORDS_BEFORE_STRING",
+    "language_name",
+    "LanguageOptions",
     "Literal",
+    "located",
+    "mask_text",
+    "MissingParser",
+    "ModuleDeclarations",
+    "parse",
     "ParseResult",
     "Part",
     "PatchWarning",
+    "placeholder_text",
     "Pos",
     "Position",
+    "prologue_index",
+    "python_files",
     "Run",
     "RuntimeEmitter",
-    "STRING_PREFIXES",
     "Site",
     "SourceText",
     "Span",
-    "TEMPLATE_PREFIXES",
-    "TEMPLATE_TAG_TYPE",
+    "stand_in_text",
+    "strict",
+    "STRING_PREFIXES",
     "TagCall",
     "TagString",
     "TagSyntaxError",
-    "decode_source",
-    "fingerprint",
-    "is_character_name",
-    "located",
-    "mask_text",
-    "parse",
-    "placeholder_text",
-    "prologue_index",
-    "python_files",
-    "stand_in_text",
-    "strict",
+    "template_of_site",
+    "template_of_tstring",
+    "TEMPLATE_PREFIXES",
+    "TEMPLATE_TAG_TYPE",
     "wrap_once",
     "wrapped_while",
 ]
