@@ -225,13 +225,21 @@ def test_plain_script_with_a_syntax_error_is_stock(tmp_path: Path, text: str) ->
 
 
 def test_plain_script_runs_stock(tmp_path: Path) -> None:
-    text = "import sys\nprint(sys.excepthook.__module__, sorted(m for m in sys.modules if m.startswith('tagstr')))\n"
+    text = textwrap.dedent("""\
+        import site, sys
+        print(sys.excepthook.__module__, sys.excepthook.__wrapped__ is sys.__excepthook__)
+        print(sorted(m for m in sys.modules if m.startswith('tagstr')))
+        print(site.execsitecustomize.__module__, site.execusercustomize.__module__)
+    """)
     write(tmp_path, "app.py", text)
     status, out, err = outcome(python("app.py", cwd=tmp_path))
     assert (status, err) == (0, "")
-    # the hook is ours until the script runs, and the start-up imports nothing for it
-    assert out == ("tagstr_runtime._autostart ['tagstr_runtime', 'tagstr_runtime._autohook', "
-                   "'tagstr_runtime._autostart', 'tagstr_runtime._importhook']\n")
+    # the hook is ours, chained to python's; the start-up imports nothing for it; site is as it was
+    assert out.splitlines() == [
+        "tagstr_runtime._autostart True",
+        "['tagstr_runtime', 'tagstr_runtime._autohook', 'tagstr_runtime._autostart', 'tagstr_runtime._importhook']",
+        "site site",
+    ]
 
 
 @pytest.mark.parametrize(
