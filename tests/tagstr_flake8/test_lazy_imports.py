@@ -80,7 +80,7 @@ def test_plain_files_import_no_desugarer(tmp_path: Path, select: list[str]) -> N
 def test_a_tag_string_file_imports_what_it_needs(tmp_path: Path) -> None:
     (tmp_path / "tagged.py").write_text("def html(*a):\n    return a\n\n\nx = 1\ny = html'<b>{x}</b>'\n",
                                         encoding="utf-8")
-    found = probe("--isolated", "tagged.py", cwd=tmp_path)
+    found = probe("--isolated", "--select=E9,F,TAG", "tagged.py", cwd=tmp_path)
     assert found["status"] == 0
     ran = set(found["run"])  # type: ignore[arg-type]
     assert {"tagstr_flake8._analysis", "tagstr_runtime._desugaring", "tagstr_runtime._parser"} <= ran
