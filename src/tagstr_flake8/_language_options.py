@@ -1,11 +1,16 @@
-"""The flake8 options of the embedded-language checks: ``--tag-languages``, ``--tag-sql-dialect``."""
+"""The flake8 options of the embedded-language checks: ``--tag-languages``, ``--tag-sql-dialect``.
+
+Light on purpose: the plugin loads it for every run, and the checks themselves
+(``_languages``, the parsers) load only with a configured mapping or at the first
+declared language (issue 28).
+"""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from tagstr_flake8._languages import configure, parse_mapping, share_notes
+from tagstr_flake8._shared_notes import share_notes
 
 __all__ = ["add_language_options", "parse_language_options"]
 
@@ -27,9 +32,12 @@ def add_language_options(option_manager: Any) -> None:
 def parse_language_options(options: argparse.Namespace) -> None:
     languages = getattr(options, "tag_languages", "") or ""
     dialect = getattr(options, "tag_sql_dialect", "sqlite") or "sqlite"
-    try:
-        mapping = parse_mapping(languages)
-    except ValueError as exc:
-        raise SystemExit(f"flake8: {exc}") from None
-    configure(mapping, dialect)
+    if languages or dialect != "sqlite":  # else the defaults hold: nothing to import
+        from tagstr_flake8._languages import configure, parse_mapping
+
+        try:
+            mapping = parse_mapping(languages)
+        except ValueError as exc:
+            raise SystemExit(f"flake8: {exc}") from None
+        configure(mapping, dialect)
     share_notes()

@@ -21,6 +21,7 @@ from tagstr_runtime.frontend import (
     LanguageOptions, MissingParser, SourceText, check_language, language_name, strict,
 )
 
+from tagstr_flake8 import _shared_notes
 from tagstr_flake8._context import FileContext
 from tagstr_flake8._messages import (
     CssHoleSelector, CssSyntax, DataDuplicateKey, DataHoleKey, DataSyntax, HtmlDuplicateAttribute, HtmlEndTag,
@@ -29,7 +30,7 @@ from tagstr_flake8._messages import (
     SqlHoleComment, SqlHoleIdentifier, SqlHoleKeyword, SqlHoleLiteral, SqlStatements, SqlSyntax, TagMessage,
 )
 
-__all__ = ["Settings", "configure", "configured", "messages_of", "parse_mapping", "share_notes"]
+__all__ = ["Settings", "configure", "configured", "messages_of", "parse_mapping"]
 
 LOG = logging.getLogger(__name__)
 
@@ -166,35 +167,14 @@ def _check(language: str, template: Any, source: SourceText) -> Iterator[TagMess
         yield message(line, col, **{name: args.get(name, "") for name in message.field_names})
 
 
-def share_notes() -> None:
-    """Let the workers flake8 forks after this (``--jobs``) share which notes were given.
-
-    Called from ``parse_options``, in the main process before it starts any
-    worker: a forked worker inherits this shared memory, so a run notes a
-    missing parser once, however many workers meet it.  (Spawned workers
-    parse the options again and note once each.)
-    """
-    global _SHARED
-    try:
-        import multiprocessing
-
-        _SHARED = (multiprocessing.RawArray("b", len(_LANGUAGE_INDEX)), multiprocessing.Lock())
-    except Exception:  # no shared memory here (Pyodide...): one note per process
-        _SHARED = None
-
-
-_SHARED: tuple[Any, Any] | None = None
-_LANGUAGE_INDEX = {language: index for index, language in enumerate(
-    ("css", "html", "javascript", "json", "sql", "toml", "yaml"))}
-
-
 def _note(exc: MissingParser) -> None:
     if exc.language in _NOTED:
         return
     _NOTED.add(exc.language)
-    if _SHARED is not None:
-        flags, lock = _SHARED
-        index = _LANGUAGE_INDEX[exc.language]
+    shared = _shared_notes.SHARED
+    if shared is not None:
+        flags, lock = shared
+        index = _shared_notes.LANGUAGE_INDEX[exc.language]
         with lock:
             if flags[index]:
                 return
