@@ -142,7 +142,7 @@ class Generator:
         _, _, end_line, end_col = self.position(tag.span)
         return (
             isinstance(node.func, ast.Name)
-            and node.func.id == tag.tag
+            and node.func.id == tag.name  # CPython's tree holds the NFKC form
             and node.end_lineno == end_line
             and node.end_col_offset == end_col
         )

@@ -29,7 +29,7 @@ from typing import Iterator, NamedTuple, NoReturn
 from tagstr_runtime import _errors as E
 from tagstr_runtime._errors import ErrorKind, TagSyntaxError, error_at
 from tagstr_runtime._escapes import BadEscape, cook_checked
-from tagstr_runtime._model import Field, Literal, Part, Span, TagString
+from tagstr_runtime._model import Field, Literal, Part, Span, TagString, identifier
 from tagstr_runtime._named_escapes import named_escape_fix
 from tagstr_runtime._source import SourceText
 
@@ -396,6 +396,9 @@ class _Lexer:
                 self.keyword_strings.append(Span(start, quote_pos))
                 return quote_pos, "other"
             self.fail(E.KEYWORD_TAG.format(name), start, quote_pos)
+        if not name.isascii() and identifier(name) in HARD_KEYWORDS:
+            # CPython's tokenizer sees a name (``𝐍𝐨𝐧𝐞``), its tree the keyword ('None')
+            self.fail(E.KEYWORD_TAG.format(identifier(name)), start, quote_pos)
         if statement_start and name in ("match", "case") and self.opens_statement(quote_pos):
             return quote_pos, "other"
         if prev == "dot":

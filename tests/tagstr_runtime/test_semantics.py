@@ -94,6 +94,20 @@ def test_nested_tag_strings_and_fstrings() -> None:
     assert ns["s"] == "5"
 
 
+def test_tag_names_are_nfkc_normalised_as_the_compiler_does() -> None:
+    """PEP 3131: ``𝔥𝔱𝔪𝔩`` and ``ﬁ`` are the identifiers ``html`` and ``fi``, here and in a nested one."""
+    ns = run('html = lambda *a: ("html", a)\nfi = lambda *a: ("fi", a)\nx = 1\n'
+             'r = 𝔥𝔱𝔪𝔩"<{x}>"\ns = ﬁ"{𝔥𝔱𝔪𝔩"{x}"}"\nt = ﬁ"" if 𝔵 else 𝔥𝔱𝔪𝔩""\n')
+    assert ns["r"][0] == "html" and ns["r"][1][1].getvalue() == 1
+    assert ns["s"][0] == "fi" and ns["s"][1][0].getvalue()[0] == "html"
+    assert ns["t"] == ("fi", ())
+    # a name that is a keyword once normalised is a keyword (SPEC 1.3): not a crash in compile()
+    with pytest.raises(tagstr_runtime.TagSyntaxError) as info:
+        tagstr_runtime.compile('v = 𝐍𝐨𝐧𝐞"x"\n', "<m>", "exec")
+    assert (info.value.msg, info.value.offset, info.value.end_offset) == (
+        "keyword 'None' cannot be used as a tag", 5, 9)
+
+
 def test_getvalue_is_lazy_and_late_binding() -> None:
     ns = run(
         "calls = []\n"
