@@ -228,7 +228,7 @@ class Generator:
         saved_path, saved_enclosing = self._path, self._enclosing
         try:
             for field, expr in zip(fields, exprs):
-                self.check_expression(field, expr)
+                self.check_expression(tag, field, expr)
                 if field.nested:
                     self._path, self._enclosing = [], field
                     expr = cast(ast.expr, self.replace_in(expr, field.nested))
@@ -264,7 +264,7 @@ class Generator:
 
     # what CPython's f-string grammar rejects but our placeholder accepts ---------
 
-    def check_expression(self, field: Field, expr: ast.expr) -> None:
+    def check_expression(self, tag: TagString, field: Field, expr: ast.expr) -> None:
         if isinstance(expr, ast.GeneratorExp) and (expr.lineno, expr.col_offset) == self.position(
             field.span
         )[:2]:
@@ -273,6 +273,8 @@ class Generator:
             raise error_at(self.source, self.filename, E.EXPECTING_FIELD_END, where, where + 3)
         if "await" not in field.expr and "yield" not in field.expr:
             return
+        if not any(part is field for part in tag.parts):
+            return  # a spec's field: evaluated with the spec, in the enclosing scope (SPEC 3, 4)
         for node in _walk_outside_lambdas(expr):
             if isinstance(node, ast.Await):
                 self.fail_node(E.AWAIT, node)
