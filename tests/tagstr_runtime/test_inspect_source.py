@@ -10,7 +10,9 @@ from __future__ import annotations
 import importlib
 import inspect
 import io
+import os
 import pdb
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -243,3 +245,20 @@ def test_pdb_longlist_and_list(fields: Any, name: str) -> None:
         assert f"{number:>3}" in printed and line.rstrip() in printed, (name, line)
     assert printed.count(lines[1].rstrip()) == 2, printed  # once by ll, once by list
     assert "Traceback" not in printed and "TokenError" not in printed
+
+
+@pytest.mark.subprocess
+def test_a_module_loaded_from_the_import_hooks_cache(tmp_path: Path) -> None:
+    """No desugaring then (the code object is read back): inspect is made to read it all the same."""
+    (tmp_path / "cached_fields.py").write_text(FIELDS, encoding="utf-8")
+    env = {**os.environ}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    code = ("import cached_fields, inspect; "
+            "print(repr(inspect.getsource(cached_fields.quotes)), repr(inspect.getsource(cached_fields.Page)))")
+    runs = [subprocess.run([sys.executable, "-v", "-c", code], cwd=tmp_path, env=env, capture_output=True,
+                           text=True, timeout=120) for _ in range(2)]
+    cached = [line for line in runs[1].stderr.splitlines() if "cached_fields" in line and "tagstr-" in line]
+    assert cached and "matches" in cached[0], runs[1].stderr[-2000:]
+    expected = f"{''.join(expected_lines('quotes', 'def quotes')[0])!r} {''.join(expected_lines('Page', 'class Page')[0])!r}"
+    for run in runs:
+        assert (run.returncode, run.stdout.strip()) == (0, expected), run.stderr[-2000:]
