@@ -17,6 +17,7 @@ way are the ``path`` emitters receive.
 from __future__ import annotations
 
 import ast
+import sys
 from bisect import bisect_left
 from typing import Iterable, cast
 
@@ -34,6 +35,9 @@ _CONVERSIONS = {None: -1, "s": ord("s"), "r": ord("r"), "a": ord("a")}
 
 #: The fields that hold an annotation (``AnnAssign``, ``arg``, a def's return).
 _ANNOTATIONS = frozenset(["annotation", "returns"])
+#: PEP 649/749: annotations are evaluated on demand, and ``annotationlib`` builds their text
+#: (the STRING format) by evaluating them on globals that make up a stand-in for every name
+_DEFERRED_ANNOTATIONS = sys.version_info >= (3, 14)
 #: Nodes whose position starts after their decorators.
 _DECORATED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -58,7 +62,8 @@ class Generator:
         self._path: list[ast.AST] = []
         self._enclosing: Field | None = None
         #: annotations are stored as text (PEP 563) and the emitter wants them so
-        self._text_annotations = future_annotations and emitter.annotations_as_text
+        self._text_annotations = emitter.annotations_as_text and (future_annotations or _DEFERRED_ANNOTATIONS)
+        self._stored_as_text = future_annotations
         self._in_annotation = False
 
     def position(self, span: Span) -> Position:
@@ -150,7 +155,9 @@ class Generator:
     # generation --------------------------------------------------------------
 
     def replacement(self, node: ast.Call, tag: TagString) -> ast.expr:
-        return self.as_text(tag) if self._in_annotation else self.generate(node, tag)
+        if not self._in_annotation or self._enclosing is not None:  # nested: its outermost decides
+            return self.generate(node, tag)
+        return self.as_text(tag) if self._stored_as_text else self.deferred(node, tag)
 
     def as_text(self, tag: TagString) -> ast.expr:
         """A tag string in an annotation that is only ever stored as text (PEP 563).
@@ -165,6 +172,32 @@ class Generator:
         self.replaced += len(tag.walk())
         text = self.source.text[tag.span.start : tag.span.end]
         return located(ast.Name(text, ast.Load()), self.position(tag.span))
+
+    def deferred(self, node: ast.Call, tag: TagString) -> ast.expr:
+        """A tag string in an annotation evaluated on demand (3.14+): its call for its value,
+        its source text when ``annotationlib`` asks for the STRING format.
+
+        ``tag is tag and __name__ is __name__`` holds wherever names have
+        values, and nowhere else: ``annotationlib`` evaluates STRING (and,
+        for names it cannot find, FORWARDREF) on globals that make a new
+        stand-in at each lookup (a closure variable's stays one: hence
+        ``__name__``, a global everywhere).  There the ``Name`` whose
+        identifier is the source text (see ``as_text``) is looked up, and its
+        stand-in's text is the tag string as written.  VALUE evaluates the
+        call, as without the test (the tag's name looked up first, at the
+        same place: an unbound tag is the same ``NameError``).
+        """
+        at = self.position(tag.span)
+        name_at = self.position(tag.tag_span)
+
+        def same(name: str, where: Position) -> ast.expr:
+            return located(ast.Compare(located(ast.Name(name, ast.Load()), where), [ast.Is()],
+                                       [located(ast.Name(name, ast.Load()), where)]), where)
+
+        test = located(ast.BoolOp(ast.And(), [same(tag.name, name_at), same("__name__", at)]), at)
+        value = self.generate(node, tag)
+        text = located(ast.Name(self.source.text[tag.span.start : tag.span.end], ast.Load()), at)
+        return located(ast.IfExp(test, value, text), at)
 
     def generate(self, node: ast.Call, tag: TagString) -> ast.expr:
         self.replaced += 1
