@@ -54,7 +54,7 @@ ERRORS = [
     ('a = None"x"\n', "keyword 'None' cannot be used as a tag", "keyword-tag", 1, 5, 1, 9),
     ('def"x"\n', "keyword 'def' cannot be used as a tag", "keyword-tag", 1, 1, 1, 4),
     # NFKC: a keyword to the compiler (PEP 3131), not to CPython's tokenizer
-    ('a = 𝐍𝐨𝐧𝐞"x"\n', "keyword 'None' cannot be used as a tag", "keyword-tag", 1, 5, 1, 9),
+    ('a = 𝐢𝐟"x"\n', "keyword 'if' cannot be used as a tag", "keyword-tag", 1, 5, 1, 7),
     ('a = lambda"x"\n', "keyword 'lambda' cannot be used as a tag", "keyword-tag", 1, 5, 1, 11),
     ('a = x.tag"a"\n', "dotted names cannot be used as tags; bind the tag to a plain name first", "dotted-tag",
      1, 7, 1, 11),
