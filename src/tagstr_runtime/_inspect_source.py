@@ -205,7 +205,7 @@ class _InspectImported:
         if name != "inspect":
             return None
         try:
-            sys.meta_path.remove(cls)  # type: ignore[arg-type]
+            sys.meta_path.remove(cls)
         except ValueError:
             pass
         from importlib.machinery import PathFinder
@@ -235,4 +235,4 @@ def ensure(filename: str) -> None:
     if inspect is not None:
         _patch(inspect)
     else:
-        sys.meta_path.insert(0, _InspectImported)  # type: ignore[arg-type]
+        sys.meta_path.insert(0, _InspectImported)

@@ -141,7 +141,6 @@ class _Placeholders:
         out.append(pad + ")")
         return "".join(out)
 
-
     def fstring(self, tag: TagString) -> str:
         """``tag`` as an f-string of the same byte layout: the name blank but an ``f``,
         literal text blank (spec text too), fields as written, tag strings in them placeholders."""

@@ -259,6 +259,7 @@ def test_a_module_loaded_from_the_import_hooks_cache(tmp_path: Path) -> None:
                            text=True, timeout=120) for _ in range(2)]
     cached = [line for line in runs[1].stderr.splitlines() if "cached_fields" in line and "tagstr-" in line]
     assert cached and "matches" in cached[0], runs[1].stderr[-2000:]
-    expected = f"{''.join(expected_lines('quotes', 'def quotes')[0])!r} {''.join(expected_lines('Page', 'class Page')[0])!r}"
+    quotes, page = expected_lines("quotes", "def quotes")[0], expected_lines("Page", "class Page")[0]
+    expected = f"{''.join(quotes)!r} {''.join(page)!r}"
     for run in runs:
         assert (run.returncode, run.stdout.strip()) == (0, expected), run.stderr[-2000:]
