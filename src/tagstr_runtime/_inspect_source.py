@@ -43,6 +43,10 @@ _NEEDS_AST = sys.version_info < (3, 13)
 _done = False
 #: the files whose code with tag strings runs in this process (as ``co_filename`` names them)
 _TAG_FILES: set[str] = set()
+#: file name -> (its lines as ``linecache`` holds them, those lines masked or None: unreadable)
+_MASKED: dict[str, tuple[list[str], list[str] | None]] = {}
+#: the files ``getblock`` was asked about once already
+_ASKED: set[str] = set()
 #: lines masked at first; twice as many each time the text so far leaves a literal open
 _FIRST_LINES = 32
 
@@ -80,62 +84,90 @@ def _reading_tag_strings(real: Callable[[Sequence[str]], list[str]]) -> Callable
     import functools
     import tokenize
 
-    @functools.wraps(real)
-    def getblock(lines: Sequence[str]) -> list[str]:
+    def masked_block(lines: Sequence[str], known_file: bool) -> list[str] | None:
+        """The block read from ``lines`` masked; None if that cannot be (not a file with
+        tag strings, or broken without them too: the stock answer then)."""
         try:
-            block = real(lines)
-        except (SyntaxError, tokenize.TokenError) as exc:
-            stock: list[str] | Exception = exc  # whatever file they are from: try the masked lines
-        else:
-            if not _of_a_tag_file(lines) or not _may_hold_tag_strings(block):
-                return block
-            stock = block
-        try:
-            return real(_MaskedLines(lines))  # type: ignore[arg-type]
+            masked = _masked_file_end(lines) if known_file else _MaskedLines(lines)
+            if masked is None:
+                return None
+            return list(lines[: len(real(masked))])  # type: ignore[arg-type]
         except (SyntaxError, tokenize.TokenError):
-            pass  # broken without its tag strings too: the stock answer
+            return None
         except Exception:
             from tagstr_runtime._patching import strict
 
             if strict():
                 raise
-        if isinstance(stock, Exception):
-            raise stock
-        return stock
+            return None
+
+    @functools.wraps(real)
+    def getblock(lines: Sequence[str]) -> list[str]:
+        block = masked_block(lines, True)
+        if block is not None:
+            return block
+        try:
+            return real(lines)
+        except (SyntaxError, tokenize.TokenError) as exc:
+            # lines of no file we know of (a copy, a file changed since): try them masked
+            block = masked_block(lines, False)
+            if block is None:
+                raise exc from None
+            return block
 
     getblock.reads_tag_strings = True  # type: ignore[attr-defined]
     return getblock
 
 
-def _of_a_tag_file(lines: Sequence[str]) -> bool:
-    """Whether ``lines`` end a file with tag strings as ``linecache`` holds it (``findsource``
-    slices those lines: the same string objects)."""
+def _masked_file_end(lines: Sequence[str]) -> list[str] | _MaskedLines | None:
+    """``lines`` masked, if they end a file with tag strings as ``linecache`` holds it
+    (``findsource`` slices those lines: the same string objects), else None.
+
+    A file's first block is masked as far as it goes (``_MaskedLines``: pdb's
+    ``ll`` scans one function, not the file); from its second, the whole file
+    is masked once (again when ``linecache`` reads it again) and sliced.
+    """
     import linecache
 
     count = len(lines)
     if not count or not _TAG_FILES:
-        return False
+        return None
     for name in _TAG_FILES:
         entry = linecache.cache.get(name)
         if entry is None or len(entry) < 3:  # not read yet, or only a lazy loader
             continue
         held = entry[2]
         if count <= len(held) and lines[-1] is held[-1] and lines[0] is held[-count]:
-            return True
-    return False
+            if name not in _ASKED:
+                _ASKED.add(name)
+                return _MaskedLines(lines)
+            masked = _masked_file(name, held)
+            return None if masked is None else masked[len(masked) - count :]
+    return None
 
 
-def _may_hold_tag_strings(block: Sequence[str]) -> bool:
-    """Whether the stock tokenizer may have been misled in ``block``: it holds a tag string,
-    or a literal left open (where one that holds a tag string was cut)."""
+def _masked_file(name: str, held: list[str]) -> list[str] | None:
+    cached = _MASKED.get(name)
+    if cached is not None and cached[0] is held:
+        return cached[1]
     from tagstr_runtime._parser import Broken, scan
+    from tagstr_runtime._placeholder import mask_text
 
-    found = scan("".join(block))
-    return isinstance(found, Broken) or not found.complete or bool(found.tag_strings)
+    text = "".join(held)
+    masked = None
+    if "\r" not in text:  # linecache's lines have "\n" only
+        found = scan(text)
+        if not isinstance(found, Broken) and found.complete:
+            masked = _split(mask_text(text, found.tag_strings))
+            if len(masked) != len(held):
+                masked = None
+    _MASKED[name] = (held, masked)
+    return masked
 
 
 class _MaskedLines:
-    """``lines`` as ``getblock`` reads them: iterated with each tag string masked, sliced as written.
+    """``lines`` of no file we know of, as ``getblock`` reads them: iterated with each tag
+    string masked, sliced as written.
 
     The first lines are masked, then twice as many, and so on, each time the
     text so far closes every literal it opens: the tokenizer stops at the end

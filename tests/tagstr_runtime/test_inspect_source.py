@@ -220,10 +220,15 @@ def test_getsourcelines_as_for_the_fstring_twin(tmp_path: Path, fields: Any, mon
         assert (first, len(lines)) == (twin_first, len(twin_lines)), name
 
 
-def test_a_block_without_tag_strings_is_the_stock_answer() -> None:
-    """Blocks around tag strings are read by the stock tokenizer, and so are plain ones."""
+def test_lines_of_no_known_file() -> None:
+    """Plain lines get the stock answer; lines the stock tokenizer fails on are read masked."""
+    import tagstr_runtime
+
+    tagstr_runtime.compile('show"{1}"\n', "<patches inspect>", "exec")
     lines = ['def f():\n', '    return "it\'s"\n', '\n', 'x = 1\n']
     assert inspect.getblock(lines) == lines[:2]
+    lines = ['def f():\n', '    return show"{q} and {\n', 'q}"\n', 'x = 1\n']
+    assert inspect.getblock(lines) == lines[:3]
     assert inspect.getsource(inspect.getblock).startswith("def getblock(lines):")  # the stdlib's
 
 
