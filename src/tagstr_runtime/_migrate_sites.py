@@ -102,7 +102,7 @@ class _Migrator:
 
     def site(self, tag: TagString) -> str:
         info = self.scan.tag_info(tag)
-        raw = tag.tag in self.options.raw_tags and "\\" in self.text[tag.body_span.start : tag.body_span.end]
+        raw = tag.name in self.options.raw_tags and "\\" in self.text[tag.body_span.start : tag.body_span.end]
         flags = list(self.judge(tag, info, raw))
         self.flags.extend(flags)
         if flags:
@@ -136,8 +136,8 @@ class _Migrator:
     def judge(self, tag: TagString, info: TagInfo, raw: bool) -> Iterable[Flag]:
         at = tag.span.start
         name = tag.tag
-        lazy = None if name in self.options.eager_tags else info.lazy
-        if name in self.options.lazy_tags:
+        lazy = None if tag.name in self.options.eager_tags else info.lazy
+        if tag.name in self.options.lazy_tags:
             lazy = "--lazy-tag"
         if info.accepts_template is False:
             yield self.flag("MIG009", at, name, info.line)
