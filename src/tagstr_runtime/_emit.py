@@ -329,15 +329,27 @@ class RuntimeEmitter(Emitter):
         self._placed.clear()
 
     def prologue(self) -> list[ast.stmt]:
-        """``from tagstr_runtime._rt import table as __tagstr__``, then
-        ``__tagstr_0__, __tagstr_1__, ... = __tagstr__(ENTRIES)``, all on line 1."""
+        """``global`` for every generated name, ``from tagstr_runtime._rt import table as
+        __tagstr__``, then ``__tagstr_0__, __tagstr_1__, ... = __tagstr__(ENTRIES)``, all on line 1.
+
+        The ``global`` statement makes the module body store and read those names
+        in its globals even when it runs with separate locals (``exec(code, g, l)``,
+        ``exec`` in a class body): functions, lambdas and class bodies read them
+        from the globals, where a plain module-level binding would have put them
+        in ``l`` (issue 30).  It compiles to no instruction, and in a module whose
+        globals are its locals it changes nothing but ``LOAD_NAME`` into the
+        faster ``LOAD_GLOBAL``.
+        """
+        slot_names = [slot_name(index, self.salt) for index in range(len(self.entries) + 1)]
+        hoisted = [hoisted_name(k, self.salt) for k in range(1, len(self.hoisted) + 1)]
+        declare = ast.Global([TABLE_NAME, *slot_names, *hoisted])
         load = ast.ImportFrom(RUNTIME_MODULE, [ast.alias("table", TABLE_NAME)], 0)
-        slots = [ast.Name(slot_name(index, self.salt), ast.Store()) for index in range(len(self.entries) + 1)]
+        slots = [ast.Name(name, ast.Store()) for name in slot_names]
         build = ast.Assign(
             [ast.Tuple(cast(Any, slots), ast.Store())],
             ast.Call(ast.Name(TABLE_NAME, _LOAD), [ast.Constant(cast(Any, tuple(self.entries)))], []),
         )
-        stmts: list[ast.stmt] = [load, build]
+        stmts: list[ast.stmt] = [declare, load, build]
         for stmt in stmts:
             for node in ast.walk(stmt):
                 if "lineno" in node._attributes:
@@ -365,17 +377,23 @@ class RuntimeEmitter(Emitter):
                                   values), start)
 
     def eval_table(self, body: ast.expr) -> ast.expr:
-        """``(__tagstr__ := __import__(...).table(E), body)[1]``."""
+        """``(__import__(...).global_table(E, '__tagstr_<salt>__'), body)[1]``.
+
+        An expression has no statement to declare the table ``global``, and a
+        walrus would bind it in the locals, which a lambda (an interpolation's
+        getvalue, a nested tag string) never reads: ``global_table`` stores it
+        in the globals of the frame evaluating the expression (issue 30)."""
         importer = ast.Call(
             ast.Name("__import__", _LOAD),
             [ast.Constant(RUNTIME_MODULE), ast.Constant(None), ast.Constant(None),
-             ast.Constant(cast(Any, ("table",)))],
+             ast.Constant(cast(Any, ("global_table",)))],
             [],
         )
-        build = ast.Call(
-            ast.Attribute(importer, "table", _LOAD), [ast.Constant(cast(Any, tuple(self.entries)))], []
+        bind = ast.Call(
+            ast.Attribute(importer, "global_table", _LOAD),
+            [ast.Constant(cast(Any, tuple(self.entries))), ast.Constant(self.table_name)],
+            [],
         )
-        bind = ast.NamedExpr(ast.Name(self.table_name, ast.Store()), build)
         result = ast.Subscript(ast.Tuple([bind, body], _LOAD), ast.Constant(1), _LOAD)
         ast.copy_location(result, body)
         for node in ast.walk(result):

@@ -12,9 +12,11 @@ class bodies, and no user code has a reason to bind them.
 
 from __future__ import annotations
 
+import sys
+
 from tagstr_runtime._types import Decoded, Interpolation
 
-__all__ = ["table"]
+__all__ = ["global_table", "table"]
 
 _from_parts = Decoded._from_parts
 
@@ -22,3 +24,10 @@ _from_parts = Decoded._from_parts
 def table(entries: tuple[tuple[str, str], ...]) -> tuple[object, ...]:
     """The module's table: ``(Interpolation, Decoded(cooked0, raw0), ...)``."""
     return (Interpolation, *[_from_parts(cooked, raw) for cooked, raw in entries])
+
+
+def global_table(entries: tuple[tuple[str, str], ...], name: str) -> tuple[object, ...]:
+    """``table(entries)``, also bound to ``name`` in the caller's globals: an
+    ``eval``-mode expression reads it there from any scope (``_emit.RuntimeEmitter.eval_table``)."""
+    built = sys._getframe(1).f_globals[name] = table(entries)
+    return built
