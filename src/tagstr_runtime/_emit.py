@@ -347,7 +347,7 @@ class RuntimeEmitter(Emitter):
         slots = [ast.Name(name, ast.Store()) for name in slot_names]
         build = ast.Assign(
             [ast.Tuple(cast(Any, slots), ast.Store())],
-            ast.Call(ast.Name(TABLE_NAME, _LOAD), [ast.Constant(cast(Any, tuple(self.entries)))], []),
+            ast.Call(ast.Name(TABLE_NAME, _LOAD), self.table_arguments(), []),
         )
         stmts: list[ast.stmt] = [declare, load, build]
         for stmt in stmts:
@@ -357,6 +357,13 @@ class RuntimeEmitter(Emitter):
         if self.hoisted:
             stmts.append(self.hoisted_build())
         return stmts
+
+    def table_arguments(self) -> list[ast.expr]:
+        """``TEXTS`` (each slot's cooked text), then ``RAWS`` ((index, raw) of each
+        whose raw text differs) if there is one: see ``_rt.table``."""
+        texts = ast.Constant(cast(Any, tuple(cooked for cooked, _ in self.entries)))
+        raws = tuple((index, raw) for index, (cooked, raw) in enumerate(self.entries) if raw != cooked)
+        return [texts, ast.Constant(cast(Any, raws))] if raws else [texts]
 
     def hoisted_build(self) -> ast.stmt:
         """``__tagstr_h1__, ... = (Interpolation((lambda: ..., ...)), ...)``, on line 1
@@ -377,7 +384,7 @@ class RuntimeEmitter(Emitter):
                                   values), start)
 
     def eval_table(self, body: ast.expr) -> ast.expr:
-        """``(__import__(...).global_table(E, '__tagstr_<salt>__'), body)[1]``.
+        """``(__import__(...).global_table('__tagstr_<salt>__', TEXTS, RAWS), body)[1]``.
 
         An expression has no statement to declare the table ``global``, and a
         walrus would bind it in the locals, which a lambda (an interpolation's
@@ -390,9 +397,7 @@ class RuntimeEmitter(Emitter):
             [],
         )
         bind = ast.Call(
-            ast.Attribute(importer, "global_table", _LOAD),
-            [ast.Constant(cast(Any, tuple(self.entries))), ast.Constant(self.table_name)],
-            [],
+            ast.Attribute(importer, "global_table", _LOAD), [ast.Constant(self.table_name), *self.table_arguments()], []
         )
         result = ast.Subscript(ast.Tuple([bind, body], _LOAD), ast.Constant(1), _LOAD)
         ast.copy_location(result, body)

@@ -47,7 +47,10 @@ class Decoded(str):
     its text is never cooked).
     """
 
-    _raw: str  # in the instance __dict__: str subclasses cannot have slots
+    #: the raw text where it differs from the cooked one, in the instance
+    #: ``__dict__`` (str subclasses cannot have slots); most literals have none,
+    #: and then no ``__dict__`` is ever made (``_rt.table`` builds them so)
+    _raw: str | None = None
 
     def __new__(cls, value: str, /, raw: str | None = None) -> Decoded:
         if raw is not None:
@@ -60,22 +63,24 @@ class Decoded(str):
     def _from_parts(cls, cooked: str, raw: str) -> Decoded:
         """Build without re-cooking; the desugarer cooked (and validated) at compile time."""
         self = str.__new__(cls, cooked)
-        object.__setattr__(self, "_raw", raw)
+        if raw != cooked:
+            object.__setattr__(self, "_raw", raw)
         return self
 
     @property
     def raw(self) -> str:
         """The source text, with ``{{`` and ``}}`` collapsed to one brace."""
-        return self._raw
+        raw = self._raw
+        return str.__str__(self) if raw is None else raw
 
     def __repr__(self) -> str:
         cooked = str.__repr__(self)
-        if self._raw == str(self):
+        if self._raw is None:
             return f"Decoded({cooked})"
         return f"Decoded({cooked}, raw={self._raw!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_decoded_from_parts, (str(self), self._raw))
+        return (_decoded_from_parts, (str(self), self.raw))
 
     def __setattr__(self, name: str, value: object) -> None:
         # named in full: code written for the PEP draft has a Protocol of its own
