@@ -329,17 +329,9 @@ class RuntimeEmitter(Emitter):
         self._placed.clear()
 
     def prologue(self) -> list[ast.stmt]:
-        """``global`` for every generated name, ``from tagstr_runtime._rt import table as
-        __tagstr__``, then ``__tagstr_0__, __tagstr_1__, ... = __tagstr__(ENTRIES)``, all on line 1.
-
-        The ``global`` statement makes the module body store and read those names
-        in its globals even when it runs with separate locals (``exec(code, g, l)``,
-        ``exec`` in a class body): functions, lambdas and class bodies read them
-        from the globals, where a plain module-level binding would have put them
-        in ``l`` (issue 30).  It compiles to no instruction, and in a module whose
-        globals are its locals it changes nothing but ``LOAD_NAME`` into the
-        faster ``LOAD_GLOBAL``.
-        """
+        """``global`` for every generated name (with separate locals, ``exec(code, g, l)``,
+        nested scopes read them from ``g``), ``from tagstr_runtime._rt import table as
+        __tagstr__``, then ``__tagstr_0__, __tagstr_1__, ... = __tagstr__(TEXTS, RAWS)``, on line 1."""
         slot_names = [slot_name(index, self.salt) for index in range(len(self.entries) + 1)]
         hoisted = [hoisted_name(k, self.salt) for k in range(1, len(self.hoisted) + 1)]
         declare = ast.Global([TABLE_NAME, *slot_names, *hoisted])
@@ -384,12 +376,8 @@ class RuntimeEmitter(Emitter):
                                   values), start)
 
     def eval_table(self, body: ast.expr) -> ast.expr:
-        """``(__import__(...).global_table('__tagstr_<salt>__', TEXTS, RAWS), body)[1]``.
-
-        An expression has no statement to declare the table ``global``, and a
-        walrus would bind it in the locals, which a lambda (an interpolation's
-        getvalue, a nested tag string) never reads: ``global_table`` stores it
-        in the globals of the frame evaluating the expression (issue 30)."""
+        """``(__import__(...).global_table('__tagstr_<salt>__', TEXTS, RAWS), body)[1]``: the
+        table goes to the frame's globals, where lambdas read it (no ``global`` in an expression)."""
         importer = ast.Call(
             ast.Name("__import__", _LOAD),
             [ast.Constant(RUNTIME_MODULE), ast.Constant(None), ast.Constant(None),

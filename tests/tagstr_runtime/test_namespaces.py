@@ -128,20 +128,20 @@ def run_one_dict(code: Any, mode: str) -> Any:
 
 @arrangement
 def run_separate_locals(code: Any, mode: str) -> Any:
-    g, l = _globals(), {}
+    g, loc = _globals(), {}
     if mode == "exec":
-        exec(code, g, l)
-        return l["r"]
-    return eval(code, g, l)
+        exec(code, g, loc)
+        return loc["r"]
+    return eval(code, g, loc)
 
 
 @arrangement
 def run_mapping_locals(code: Any, mode: str) -> Any:
-    g, l = _globals(), UserDict[str, Any]()
+    g, loc = _globals(), UserDict[str, Any]()
     if mode == "exec":
-        exec(code, g, l)
-        return l["r"]
-    return eval(code, g, l)
+        exec(code, g, loc)
+        return loc["r"]
+    return eval(code, g, loc)
 
 
 @arrangement
@@ -182,9 +182,9 @@ def run_nested_exec(code: Any, mode: str) -> Any:
         "<outer>", "exec",
     )
     g: dict[str, Any] = {"CODE": code, "BASE": _globals()}
-    l: dict[str, Any] = {}
-    exec(outer, g, l)
-    return l["r"]
+    loc: dict[str, Any] = {}
+    exec(outer, g, loc)
+    return loc["r"]
 
 
 G = "g"  # for the class-body and function-body arrangements, which run in this module's globals
@@ -219,25 +219,25 @@ def test_eval(case: str, where: str) -> None:
 
 def test_exec_mode_code_run_by_eval() -> None:
     """``eval`` also runs ``exec``-mode code objects."""
-    g, l = _globals(), {}
-    eval(compiled(EXEC_CASES["method"], "tag", "exec"), g, l)
-    assert l["r"] == "m 3 g"
+    g, loc = _globals(), {}
+    eval(compiled(EXEC_CASES["method"], "tag", "exec"), g, loc)
+    assert loc["r"] == "m 3 g"
 
 
 def test_single_mode_with_separate_locals() -> None:
     """The interactive mode (a console, ``pdb``'s commands) puts the prologue in the statement."""
-    g, l = _globals(), {}
-    exec(compiled('def f(y): return «"s {y}"»\n', "tag", "single"), g, l)
-    exec(compiled('r = f(8)', "tag", "single"), g, l)
-    assert l["r"] == "s 8"
+    g, loc = _globals(), {}
+    exec(compiled('def f(y): return «"s {y}"»\n', "tag", "single"), g, loc)
+    exec(compiled('r = f(8)', "tag", "single"), g, loc)
+    assert loc["r"] == "s 8"
 
 
 def test_hidden_names_stay_out_of_the_locals() -> None:
     """With separate locals the generated names go to the globals: a class body
     that runs ``exec`` keeps only its own attributes, and the locals only the user's names."""
-    g, l = _globals(), {}
-    exec(compiled(EXEC_CASES["def-globals-only"], "tag", "exec"), g, l)
-    assert sorted(l) == ["f", "r"]
+    g, loc = _globals(), {}
+    exec(compiled(EXEC_CASES["def-globals-only"], "tag", "exec"), g, loc)
+    assert sorted(loc) == ["f", "r"]
     assert any(name.startswith("__tagstr") for name in g)
 
     class Holder:
@@ -253,10 +253,11 @@ def test_top_level_locals_are_invisible_to_interpolations() -> None:
     would see the locals)."""
     source = 'y = "local"\nr = «"{y}"»'
     pep = 'y = "local"\nr = tag(Decoded("", raw=""), Interpolation((lambda: y, "y", None, None)))'
-    results = []
-    for code in (compiled(source, "tag", "exec"), compile(pep, "<pep>", "exec")):
-        g = {**_globals(), "Decoded": Decoded, "Interpolation": Interpolation}
-        results.append(outcome(lambda c, m: exec(c, g, {}), code, "exec"))
+    names = {**_globals(), "Decoded": Decoded, "Interpolation": Interpolation}
+    results = [
+        outcome(lambda c, m: exec(c, dict(names), {}), code, "exec")
+        for code in (compiled(source, "tag", "exec"), compile(pep, "<pep>", "exec"))
+    ]
     assert results[0] == results[1] == "NameError: name 'y' is not defined"
 
 
