@@ -79,11 +79,41 @@ _SCRIPT = textwrap.dedent('''
 ''')
 
 
-def write_modules(folder: Path, count: int, fstrings: bool) -> None:
+#: A small module of views: a few functions each returning a tag string (no
+#: dataclass or class machinery to dilute what the tag strings cost).
+SMALL = '''"""Views of one page (generated for the import benchmark, {n})."""
+
+from tags import html, sql
+
+
+def user_card(user):
+    return «html:"<div class='card'><b>{user.name}</b> <i>{user.email}</i></div>"»
+
+
+def user_row(user, css="plain"):
+    return «html:"<tr class='{css}'><td>{user.id}</td><td>{user.name!r}</td><td>{user.age:>3}</td></tr>"»
+
+
+def by_id(db, user_id):
+    return db.execute(«sql:"SELECT id, name, email FROM users WHERE id = {user_id}"»)
+
+
+def page(title, body, count):
+    return «html:"<section id='p{n}'><h2>{title} ({count} users)</h2>{body}</section>"»
+
+
+FOOTER = «html:"<footer>page {n}</footer>"»
+'''
+
+#: ``--kind``: the module written ``--modules`` times
+KINDS = {"typical": HEADER + BLOCK, "small": SMALL}
+
+
+def write_modules(folder: Path, count: int, fstrings: bool, kind: str = "typical") -> None:
     folder.mkdir(parents=True)
     (folder / "tags.py").write_text(TAGS, encoding="utf-8")
     for i in range(count):
-        text = _written(HEADER + BLOCK.replace("{n}", str(i)), fstrings=fstrings)
+        text = _written(KINDS[kind].replace("{n}", str(i)), fstrings=fstrings)
         (folder / f"mod_{i}.py").write_text(text, encoding="utf-8")
 
 
@@ -144,6 +174,8 @@ def _syscalls_per_module(folder: Path, count: int) -> dict[str, float] | None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--modules", type=int, default=400)
+    parser.add_argument("--kind", choices=KINDS, default="typical",
+                        help="typical: typical_module.py's block; small: five tag strings in four functions")
     parser.add_argument("--runs", type=int, default=11, help="fresh interpreters per variant and phase")
     parser.add_argument("--quick", action="store_true", help="3 runs")
     parser.add_argument("--strace", action="store_true", help="count file-system calls per module")
@@ -154,13 +186,14 @@ def main(argv: list[str] | None = None) -> int:
     count = args.modules
     warm_clock = "perf_counter" if args.wall else "process_time"
     clocks = {"warm": warm_clock, "cold": "perf_counter"}
-    print(f"Python {sys.version.split()[0]} ({sys.executable}); {count} modules, {runs} interpreters per variant"
+    print(f"Python {sys.version.split()[0]} ({sys.executable}); {count} {args.kind} modules, {runs} interpreters"
+          f" per variant"
           f" and phase; warm: time.{warm_clock}, cold: time.perf_counter", flush=True)
     tagged, twin = "tag strings, hook cache", "f-string twins, pycs"
     with tempfile.TemporaryDirectory(prefix="tagstr-bench-import-") as tmp:
         folders = {tagged: Path(tmp) / "tagged", twin: Path(tmp) / "twins"}
         for label, folder in folders.items():
-            write_modules(folder, count, fstrings=label == twin)
+            write_modules(folder, count, fstrings=label == twin, kind=args.kind)
             _run(folder, count, "perf_counter")  # writes the caches
         tagged_cache = sorted((folders[tagged] / "__pycache__").glob("mod_*.pyc"))
         twin_cache = sorted((folders[twin] / "__pycache__").glob("mod_*.pyc"))
@@ -178,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
                     times[label]["cold"].append(_run(folder, count, clocks["cold"]))
         calls = {label: _syscalls_per_module(folder, count) for label, folder in folders.items()} \
             if args.strace else {}
-    result: dict[str, Any] = {"python": sys.version.split()[0], "modules": count, "runs": runs,
+    result: dict[str, Any] = {"python": sys.version.split()[0], "modules": count, "kind": args.kind, "runs": runs,
                               "clocks": clocks, "cache_bytes": {k: round(v) for k, v in sizes.items()}}
     print(f"  mean cache file: {sizes[tagged]:,.0f} bytes (tag strings) vs {sizes[twin]:,.0f} (twins' pycs)")
     for phase in ("warm", "cold"):

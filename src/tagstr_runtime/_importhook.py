@@ -207,11 +207,17 @@ def tag_cache_path(source_path: str) -> str | None:
     return _tag_name(standard)
 
 
-def _tag_name(bytecode_path: str) -> str:
-    from tagstr_runtime._fingerprint import fingerprint
+_fingerprint: "Callable[[], str] | None" = None
 
+
+def _tag_name(bytecode_path: str) -> str:
+    global _fingerprint
+    if _fingerprint is None:  # imported when a tag-string module is first met
+        from tagstr_runtime._fingerprint import fingerprint
+
+        _fingerprint = fingerprint
     base = bytecode_path[:-4] if bytecode_path.endswith(".pyc") else bytecode_path
-    return f"{base}{_TAG_INFIX}{fingerprint()}.pyc"
+    return f"{base}{_TAG_INFIX}{_fingerprint()}.pyc"
 
 
 def _load_cached(

@@ -14,8 +14,7 @@ spelling for hand-written code.
 
 from __future__ import annotations
 
-from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Callable, Generic, Literal, Protocol, TypeVar
+from _operator import itemgetter  # operator's C half: the module itself costs more than this one
 
 __all__ = [
     "Conversion",
@@ -27,14 +26,34 @@ __all__ = [
     "is_interpolation",
 ]
 
-if TYPE_CHECKING:  # typeshed has it for every Python; nothing is imported at run time
-    from typing_extensions import TypeIs
+# No ``typing`` at run time (nor ``operator`` or ``types``): every module with tag
+# strings imports this one, and ``typing`` (about 10 ms) would be what a program of
+# such modules pays at start-up that its f-string twin does not.  Type checkers read the ``TYPE_CHECKING`` branches;
+# ``TagFunction`` and ``Conversion``, which need ``typing``, are built on first use.
+TYPE_CHECKING = False  # mypy and pyright read this name as typing.TYPE_CHECKING
+if TYPE_CHECKING:
+    from typing import Any, Callable, Generic, Literal, Protocol, TypeVar
 
-T = TypeVar("T")
-T_co = TypeVar("T_co", covariant=True)
-R_co = TypeVar("R_co", covariant=True)
+    from typing_extensions import TypeIs  # typeshed has it for every Python
 
-Conversion = Literal["a", "r", "s"]
+    T = TypeVar("T")
+    T_co = TypeVar("T_co", covariant=True)
+    R_co = TypeVar("R_co", covariant=True)
+    Conversion = Literal["a", "r", "s"]
+    _Fields = tuple[Callable[[], T_co], str, Conversion | None, str | None]
+else:
+    T = T_co = R_co = None  # what the class statements below subscript with
+    _Fields = tuple
+    GenericAlias = type(tuple[int])  # types.GenericAlias, without importing types
+
+    class _Subscriptable:
+        """``typing.Generic`` as far as ``Interpolation`` needs it at run time:
+        ``Interpolation[int]`` is a ``types.GenericAlias``, as ``tuple[int]`` is."""
+
+        __slots__ = ()
+        __class_getitem__ = classmethod(GenericAlias)
+
+    Generic = _Subscriptable
 
 
 class Decoded(str):
@@ -92,9 +111,7 @@ def _decoded_from_parts(cooked: str, raw: str) -> Decoded:
     return Decoded._from_parts(cooked, raw)
 
 
-class Interpolation(
-    tuple[Callable[[], T_co], str, "Conversion | None", "str | None"], Generic[T_co]
-):
+class Interpolation(_Fields[T_co], Generic[T_co]):
     """One replacement field: ``(getvalue, expr, conv, format_spec)``.
 
     ``getvalue()`` evaluates the expression in the tag string's scope each time
@@ -140,7 +157,7 @@ class Interpolation(
         )
 
 
-class InterpolationConcrete(Interpolation[Any]):
+class InterpolationConcrete(Interpolation["Any"]):
     """The PEP's pure-Python spelling: ``InterpolationConcrete(getvalue, expr, conv, spec)``."""
 
     __slots__ = ()
@@ -170,7 +187,28 @@ def is_interpolation(arg: Decoded | Interpolation[T], /) -> TypeIs[Interpolation
     return isinstance(arg, Interpolation)
 
 
-class TagFunction(Protocol[R_co]):
-    """Anything callable as ``tag(*args: Decoded | Interpolation) -> R``."""
+if TYPE_CHECKING:
 
-    def __call__(self, *args: Decoded | Interpolation[Any]) -> R_co: ...
+    class TagFunction(Protocol[R_co]):
+        """Anything callable as ``tag(*args: Decoded | Interpolation) -> R``."""
+
+        def __call__(self, *args: Decoded | Interpolation[Any]) -> R_co: ...
+
+else:
+
+    def __getattr__(name: str) -> object:
+        """``TagFunction`` and ``Conversion``, built with ``typing`` when first asked for (PEP 562)."""
+        if name not in ("TagFunction", "Conversion"):
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        from typing import Any, Literal, Protocol, TypeVar
+
+        R_co = TypeVar("R_co", covariant=True)
+
+        class TagFunction(Protocol[R_co]):
+            """Anything callable as ``tag(*args: Decoded | Interpolation) -> R``."""
+
+            def __call__(self, *args: Decoded | Interpolation[Any]) -> R_co: ...
+
+        TagFunction.__qualname__ = "TagFunction"
+        globals().update(TagFunction=TagFunction, Conversion=Literal["a", "r", "s"])
+        return globals()[name]

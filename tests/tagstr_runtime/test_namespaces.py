@@ -88,6 +88,9 @@ EXEC_CASES = {
     "generator": 'def g(ys):\n    for y in ys:\n        yield «"g {y}"»\nr = list(g((1, 2)))',
     "class-in-def": 'def f():\n    class K:\n        v = «"k {G}"»\n    return K.v\nr = f()',
     "format-spec-field": 'def f(y, w):\n    return «"s {y:>{w}}|"»\nr = f(7, 4)',
+    # evaluated where they stand before 3.14, lazily in their own scope (PEP 649) from 3.14
+    "annotations": 'def f(y) -> «"ret {G}"»:\n    return y\nr = f.__annotations__["return"]',
+    "class-annotations": 'class C:\n    a: «"ann {G}"» = 1\nr = C.__annotations__["a"]',
     "decorator-and-default": (
         'def deco(fn):\n    return lambda: fn() + «"@"»\n'
         '@deco\ndef f(d=«"default {G}"»):\n    return d\nr = f()'
