@@ -76,19 +76,20 @@ class TagSourceFileLoader(_SourceFileLoader):
         and holds a cache of ours for the module and no standard pyc, that
         cache is read first: one ``stat`` of the source and one ``open``, as
         for a standard pyc (no failed ``open`` of the standard pyc, no read of
-        the source).  A source folder never listed costs one set lookup, so
-        plain modules pay nothing.  Otherwise ``source_to_code`` is reached
+        the source).  Until a folder is listed this costs one truth test, and
+        a source folder never listed one set lookup: plain modules pay nothing.  Otherwise ``source_to_code`` is reached
         when there is no valid standard pyc: for a module with tag strings,
         always.  There our cache is checked *before* the builtin compile
         (which would parse the whole module only to fail) and the hit leaves
         through ``_CacheHit``, so CPython does not marshal the code again to
         offer it for caching.
         """
-        source_path = self.get_filename(fullname)
-        if os.path.dirname(source_path) in _LISTED_SOURCES:
-            cached = _cached_without_standard_pyc(self, source_path)
-            if cached is not None:
-                return cached
+        if _LISTED_SOURCES:  # a process that never met a cached tag-string module skips this
+            source_path = self.get_filename(fullname)
+            if os.path.dirname(source_path) in _LISTED_SOURCES:
+                cached = _cached_without_standard_pyc(self, source_path)
+                if cached is not None:
+                    return cached
         self._tagstr_in_get_code = True
         try:
             return super().get_code(fullname)
