@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from importlib.abc import PathEntryFinder
     from types import CodeType
+    from typing import Any
 
     from _typeshed import ReadableBuffer
 
@@ -299,10 +300,46 @@ def _read_cache(
         fix_filename(code, source_path)
     if sys.flags.verbose:
         print(f"# {bytecode_path} matches {source_path}", file=sys.stderr)
-    from tagstr_runtime._inspect_source import ensure  # as a desugaring does: let inspect read it
-
-    ensure(source_path)
+    _let_inspect_read(source_path)
     return code
+
+
+#: files of tag-string code loaded from the cache before anything imported ``inspect``
+_UNSEEN: list[str] = []
+
+
+def _let_inspect_read(source_path: str) -> None:
+    """As a desugaring does (``_inspect_source.ensure``), without importing anything
+    for a program that never imports ``inspect``: a cached import opens its cache only."""
+    if "inspect" in sys.modules or "tagstr_runtime._inspect_source" in sys.modules:
+        from tagstr_runtime._inspect_source import ensure
+
+        ensure(source_path)
+        return
+    if not _UNSEEN:
+        sys.meta_path.insert(0, _InspectWatcher)
+    _UNSEEN.append(source_path)
+
+
+class _InspectWatcher:
+    """A one-shot meta path finder: at the import of ``inspect``, tell it the files above."""
+
+    @classmethod
+    def find_spec(cls, name: str, path: "Any" = None, target: "Any" = None) -> "Any":
+        if name != "inspect":
+            return None
+        try:
+            sys.meta_path.remove(cls)
+        except ValueError:
+            pass
+        from tagstr_runtime import _inspect_source
+
+        for source_path in _UNSEEN:
+            _inspect_source.ensure(source_path)
+        _UNSEEN.clear()
+        if _inspect_source._InspectImported in sys.meta_path:
+            return _inspect_source._InspectImported.find_spec(name, path, target)
+        return None
 
 
 def _may_be_cached(standard_pyc: str, source_path: str) -> bool:
