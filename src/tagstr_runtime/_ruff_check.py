@@ -265,6 +265,6 @@ def _print(checked: list[_Checked], options: argparse.Namespace) -> None:
         print("All checks passed!")
     if fixable and not options.fix:
         print(f"[*] {fixable} fixable with the `--fix` option.")
-    if skipped:
+    if skipped and options.fix:  # without --fix nothing was going to be applied
         print(f"{skipped} fix{'es' if skipped != 1 else ''} not applied: "
               f"{'they' if skipped != 1 else 'it'} would edit a tag string.")

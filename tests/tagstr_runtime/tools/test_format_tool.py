@@ -275,3 +275,21 @@ def test_a_bad_black_configuration_is_an_error_per_file(tmp_path: Path) -> None:
         "1 file failed to reformat.",
     ]
     assert path.read_text(encoding="utf-8") == 'x  =  h"{a}"\n'
+
+
+@pytest.mark.parametrize("tool", TOOLS)
+def test_configuration_of_a_parent_folder_from_a_sub_folder(tmp_path: Path, tool: str) -> None:
+    """Run from a sub-folder on a relative path, the tool's configuration is found as the
+    plain tool finds it there for the file: the parent folder's line length."""
+    config(tmp_path, line_length=40)
+    text = 'from tg import h\n\nx = h"{a}"\nfoo(aaaaaaaaaaaaaa, bbbbbbbbbbbbbb, cccccccccc)\n'
+    path = write(tmp_path / "sub" / "m.py", text)
+    twin_file = write(tmp_path / "twin" / "sub" / "m.py", twin(text))
+    shutil.copy(tmp_path / "pyproject.toml", tmp_path / "twin")
+    check = wrapper("--format", "--tool", tool, "--check", "m.py", cwd=path.parent)
+    assert check.returncode == 1 and "would reformat m.py" in check.stderr, check.stderr
+    proc = wrapper("--format", "--tool", tool, "-q", "m.py", cwd=path.parent)
+    assert proc.returncode == 0, proc.stderr
+    plain = ["python", "-m", "black", "-q", "m.py"] if tool == "black" else [str(RUFF), "format", "m.py"]
+    assert run(*plain, cwd=twin_file.parent).returncode == 0
+    assert twin(path.read_text(encoding="utf-8")) == twin_file.read_text(encoding="utf-8") != twin(text)
