@@ -27,7 +27,7 @@ from tagstr_runtime._errors import TagSyntaxError
 from tagstr_runtime._parser import ParseResult, parse
 from tagstr_runtime._placeholder import placeholder_text
 from tagstr_runtime._source import SourceText
-from tagstr_runtime._source_file import SourceFile, find_sources
+from tagstr_runtime._source_file import SourceFile, check_tag_strings, find_sources
 from tagstr_runtime._stand_in import StandInError, restore, stand_in
 from tagstr_runtime._tools import Formatter, ToolError, for_each, formatter
 
@@ -54,6 +54,8 @@ def format_source(file: SourceFile, tool: Formatter, result: ParseResult | None 
     shown = file.path if path else "<stdin>"
     try:
         result = result or parse(file.text, shown)
+        if result.tag_strings:
+            check_tag_strings(file.text, shown)
     except TagSyntaxError as exc:
         raise FormatError(f"line {exc.lineno}, column {exc.offset}: {exc.msg}") from None
     try:

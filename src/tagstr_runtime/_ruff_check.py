@@ -37,7 +37,7 @@ from tagstr_runtime._ruff_map import (
     is_reported,
 )
 from tagstr_runtime._source import SourceText
-from tagstr_runtime._source_file import SourceFile, find_sources
+from tagstr_runtime._source_file import SourceFile, check_tag_strings, find_sources
 from tagstr_runtime._tools import ToolError, for_each, ruff_check, ruff_program
 
 __all__ = ["main"]
@@ -64,6 +64,8 @@ class _Tagged(NamedTuple):
     @classmethod
     def of(cls, text: str, path: str) -> _Tagged:
         result = parse(text, path)
+        if result.tag_strings:
+            check_tag_strings(text, path)
         placeholder = placeholder_text(text, result.tag_strings, char_columns=True)
         return cls(text, SourceText(text), result, placeholder, TagIndex(result.tag_strings, placeholder))
 

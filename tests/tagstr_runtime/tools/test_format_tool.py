@@ -26,7 +26,9 @@ from tools_harness import (
     needs_black,
     needs_ruff,
     plain_format,
+    refused_sources,
     run,
+    runtime_error,
     twin,
     wrapper,
     write,
@@ -293,3 +295,21 @@ def test_configuration_of_a_parent_folder_from_a_sub_folder(tmp_path: Path, tool
     plain = ["python", "-m", "black", "-q", "m.py"] if tool == "black" else [str(RUFF), "format", "m.py"]
     assert run(*plain, cwd=twin_file.parent).returncode == 0
     assert twin(path.read_text(encoding="utf-8")) == twin_file.read_text(encoding="utf-8") != twin(text)
+
+
+@pytest.mark.parametrize("tool", TOOLS)
+def test_what_the_runtime_refuses_is_not_formatted(tmp_path: Path, tool: str) -> None:
+    """Every source the runtime refuses exits 123 with the runtime's message and position,
+    ``--check`` included (a malformed field is no tag string a formatter may keep)."""
+    config(tmp_path)
+    expected = []
+    names = []
+    for index, source in enumerate(refused_sources()):
+        name = f"err_{index}.py"
+        write(tmp_path / name, source)
+        names.append(name)
+        exc = runtime_error(source, name)
+        expected.append(f"error: cannot format {name}: line {exc.lineno}, column {exc.offset}: {exc.msg}")
+    proc = wrapper("--format", "--tool", tool, "--check", *names, cwd=tmp_path)
+    assert proc.returncode == 123, proc.stderr
+    assert proc.stderr.splitlines() == [*expected, f"{len(names)} files would fail to reformat."]

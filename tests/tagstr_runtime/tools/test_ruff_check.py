@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 
 from tagstr_runtime.frontend import TagString, parse
-from tools_harness import EXAMPLES, RUFF, config, plain_ruff_check, run, twin, wrapper, write
+from tools_harness import (
+    EXAMPLES, RUFF, config, plain_ruff_check, refused_sources, run, runtime_error, twin, wrapper, write,
+)
 
 pytestmark = [pytest.mark.subprocess, pytest.mark.skipif(RUFF is None, reason="ruff is not installed (group 'tools')")]
 
@@ -259,3 +261,21 @@ def test_configuration_of_a_parent_folder_from_a_sub_folder(tmp_path: Path) -> N
                 cwd=tmp_path / "twin" / "sub")
     assert proc.stdout.splitlines()[0] == "m.py:4:41: E501 Line too long (47 > 40)"
     assert proc.stdout == plain.stdout and proc.returncode == plain.returncode == 1, proc.stdout + plain.stdout
+
+
+def test_what_the_runtime_refuses_is_reported_as_the_runtime_reports_it(tmp_path: Path) -> None:
+    """A malformed field (``{a b}``, ``\\N{EM DASH}``) or one a lambda cannot hold (``{yield}``,
+    an asynchronous comprehension) is the runtime's one error, not ruff's on the placeholder."""
+    config(tmp_path)
+    expected = {}
+    for index, source in enumerate(refused_sources()):
+        name = f"err_{index}.py"
+        write(tmp_path / name, source)
+        exc = runtime_error(source, name)
+        expected[name] = [("invalid-syntax", exc.msg, exc.lineno, exc.offset)]
+    proc = wrapper("--ruff-check", "--output-format", "json", *expected, cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    got: dict[str, list[tuple[Any, ...]]] = {name: [] for name in expected}
+    for d in json.loads(proc.stdout):
+        got[Path(d["filename"]).name].append((d["code"], d["message"], d["location"]["row"], d["location"]["column"]))
+    assert got == expected
