@@ -103,9 +103,9 @@ def _compiles(text: str, filename: str) -> None:
     compile(text, filename, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
 
 
-def _parse_args(argv: Sequence[str]) -> argparse.Namespace:
+def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="python -m tagstr_runtime --format",
+        prog="python -m tagstr_runtime --format" if argv is not None else "tagstr-format",
         description="Format files that use tag strings with black or ruff format, "
         "leaving every tag string exactly as written.",
     )
@@ -115,10 +115,11 @@ def _parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--stdin-filename", metavar="PATH", help="the path of the file read from stdin (-)")
     parser.add_argument("-q", "--quiet", action="store_true", help="report errors only")
     parser.add_argument("paths", nargs="+", metavar="PATH", help="files and folders; - reads stdin")
-    return parser.parse_args(list(argv))
+    return parser.parse_args(None if argv is None else list(argv))
 
 
-def main(argv: Sequence[str]) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command (``argv``: its options and paths; None: the ``tagstr-format`` console script's)."""
     options = _parse_args(argv)
     try:
         tool = formatter(options.tool)

@@ -77,9 +77,9 @@ class _Tagged(NamedTuple):
         return True
 
 
-def _parse_args(argv: Sequence[str]) -> argparse.Namespace:
+def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="python -m tagstr_runtime --ruff-check",
+        prog="python -m tagstr_runtime --ruff-check" if argv is not None else "tagstr-ruff-check",
         description="Run ruff check on files that use tag strings: reports at their place in the "
         "source, names read by interpolations count as used, fixes never edit a tag string.",
     )
@@ -89,7 +89,7 @@ def _parse_args(argv: Sequence[str]) -> argparse.Namespace:
     for option in ("--select", "--extend-select", "--ignore", "--config"):
         parser.add_argument(option, action="append", default=[], help="passed to ruff")
     parser.add_argument("paths", nargs="+", metavar="PATH", help="files and folders")
-    return parser.parse_args(list(argv))
+    return parser.parse_args(None if argv is None else list(argv))
 
 
 def _ruff_options(options: argparse.Namespace) -> list[str]:
@@ -102,7 +102,8 @@ def _ruff_options(options: argparse.Namespace) -> list[str]:
     return out
 
 
-def main(argv: Sequence[str]) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command (``argv``: its options and paths; None: the ``tagstr-ruff-check`` console script's)."""
     options = _parse_args(argv)
     try:
         program = ruff_program()
