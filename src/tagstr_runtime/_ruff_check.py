@@ -2,8 +2,9 @@
 
 Files without tag strings go to ruff as they are, all in one run (ruff reads,
 fixes and reports them itself).  Each file with tag strings is checked as
-its placeholder text on ruff's standard input (``_ruff_map``: same lines and
-columns, names read by interpolations are read), and the reports that are
+its placeholder text on ruff's standard input (``_ruff_text``, ``_ruff_map``:
+same lines and columns, names read by interpolations are read, different tag
+strings different), and the reports that are
 about the user's code are printed at their place in the source.  With
 ``--fix``, ruff's fixes are applied here from its JSON edits, pass after pass
 as ruff does, except those that would edit a tag string; they are left
@@ -27,7 +28,6 @@ from typing import Any, NamedTuple
 
 from tagstr_runtime._errors import TagSyntaxError
 from tagstr_runtime._parser import ParseResult, parse
-from tagstr_runtime._placeholder import placeholder_text
 from tagstr_runtime._ruff_map import (
     SYNTAX_ERROR_CODES,
     Edit,
@@ -36,6 +36,7 @@ from tagstr_runtime._ruff_map import (
     TagIndex,
     is_reported,
 )
+from tagstr_runtime._ruff_text import ruff_text
 from tagstr_runtime._source import SourceText
 from tagstr_runtime._source_file import SourceFile, check_tag_strings, find_sources
 from tagstr_runtime._tools import ToolError, for_each, ruff_check, ruff_program
@@ -66,7 +67,7 @@ class _Tagged(NamedTuple):
         result = parse(text, path)
         if result.tag_strings:
             check_tag_strings(text, path)
-        placeholder = placeholder_text(text, result.tag_strings, char_columns=True)
+        placeholder = ruff_text(text, result.tag_strings)
         return cls(text, SourceText(text), result, placeholder, TagIndex(result.tag_strings, placeholder))
 
     def compiles(self, path: str) -> bool:

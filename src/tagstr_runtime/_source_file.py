@@ -4,7 +4,8 @@ The parser works on normalised text (``\\n`` newlines, decoded by the coding
 cookie); a formatter or a fixer must write back what the file had: its
 encoding (BOM included), its newline style.  ``SourceFile`` keeps both sides:
 ``raw`` bytes, ``text`` to parse, and ``encode`` for text going back to disk
-or to a tool.  ``check_tag_strings`` refuses what the runtime refuses.  ``find_sources`` turns the command line's paths into files the
+or to a tool.  ``check_tag_strings`` refuses what the runtime refuses.
+``find_sources`` turns the command line's paths into files the
 way black and ruff walk folders by default.
 """
 

@@ -279,3 +279,35 @@ def test_what_the_runtime_refuses_is_reported_as_the_runtime_reports_it(tmp_path
     for d in json.loads(proc.stdout):
         got[Path(d["filename"]).name].append((d["code"], d["message"], d["location"]["row"], d["location"]["column"]))
     assert got == expected
+
+
+# Different tag strings that a placeholder alone would show ruff as the same call, and
+# tag strings that are truly the same (their twins get the reports too).
+IDENTICAL = '''\
+from tg import url
+
+
+def pick(a, n):
+    if a:
+        x = url"<{n}>"
+    elif n:
+        x = url"{n}()"
+    else:
+        x = None
+    return x, url"<{n}>" if a else url"{n}()", url"<{n}>" if a else url"<{n}>"
+
+
+def up(n):
+    return lambda p: url"\\x1b[{p}A", lambda q: url"{q}", lambda r: url"{r!r}"
+'''
+
+
+def test_different_tag_strings_are_different_to_ruff(tmp_path: Path) -> None:
+    """SIM114, RUF034, PLW0108 as on the f-string twin: where two tag strings differ,
+    ruff is not told they are one call, and no tag string is a lambda's parameter
+    merely passed on."""
+    config(tmp_path)
+    write(tmp_path / "mod.py", IDENTICAL)
+    ours, theirs = _check(tmp_path, "mod.py", "--select", "SIM114,RUF034,PLW0108")
+    assert ours == theirs
+    assert ours == {("RUF034", 11, 48)}  # the truly identical branches
