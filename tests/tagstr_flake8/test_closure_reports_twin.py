@@ -153,7 +153,7 @@ def _installed(relative: str) -> Path:
 
 def test_bugbear_on_real_code_is_the_f_string_twins(tmp_path: Path) -> None:
     ours, theirs, count = _bugbear_on_both([_installed(f) for f in REAL_FILES], tmp_path)
-    assert count > 25
+    assert count >= 20
     assert ours == theirs
 
 
