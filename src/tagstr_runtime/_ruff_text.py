@@ -8,7 +8,7 @@ repeated dictionary key (F601), a lambda that only calls its parameter
 (PLW0108, ``lambda p: url"\\x1b[{p}A"``): reports the f-string twin does not
 get.  So each tag string with room for it gets one more argument, an integer
 written in the spaces of its literal text: the rank of its text among the
-different tag strings that share its placeholder (1, 2, ...)::
+different tag strings whose placeholders are the same tree (1, 2, ...)::
 
     url"<{n}>"   ->   url(1,n, )        url"{n}()"   ->   url( n,1 )
 
@@ -41,8 +41,7 @@ def ruff_text(text: str, tags: Iterable[TagString]) -> str:
     edits: list[tuple[int, str]] = []
     for outer in outermost:
         for tag in outer.walk():
-            seen = placeholder[tag.span.start : tag.span.end]
-            texts = ranks.setdefault(seen, {})
+            texts = ranks.setdefault(_shape(placeholder[tag.span.start : tag.span.end]), {})
             rank = texts.setdefault(text[tag.span.start : tag.span.end], len(texts) + 1)
             edit = _numbered(text, placeholder, tag, str(rank))
             if edit is not None:
@@ -58,6 +57,14 @@ def ruff_text(text: str, tags: Iterable[TagString]) -> str:
     except (SyntaxError, ValueError):
         return placeholder
     return distinct
+
+
+def _shape(call: str) -> str:
+    """What ruff compares of a placeholder call: its tree, not its spaces or parentheses."""
+    try:
+        return ast.dump(ast.parse(call.strip(), mode="eval"))
+    except (SyntaxError, ValueError):  # not alone an expression (3.11 f-string quotes): its text
+        return call
 
 
 def _numbered(text: str, placeholder: str, tag: TagString, number: str) -> tuple[int, str] | None:

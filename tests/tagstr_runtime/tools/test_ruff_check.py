@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from tagstr_runtime.frontend import TagString, parse
+from fstring_tags import converted, package_files
 from tools_harness import (
     EXAMPLES, RUFF, config, plain_ruff_check, refused_sources, run, runtime_error, twin, wrapper, write,
 )
@@ -311,3 +312,29 @@ def test_different_tag_strings_are_different_to_ruff(tmp_path: Path) -> None:
     ours, theirs = _check(tmp_path, "mod.py", "--select", "SIM114,RUF034,PLW0108")
     assert ours == theirs
     assert ours == {("RUF034", 11, 48)}  # the truly identical branches
+
+
+# Real code whose tag strings a placeholder alone showed ruff as identical calls (SIM114 in
+# httpx, RUF034 in rich); the rule families that compare or judge expressions.
+REAL_FILES = ["httpx/_utils.py", "rich/text.py"]
+REAL_SELECT = "SIM,RUF,PL,B,F,E,W,C4,PERF,FURB"
+
+
+@pytest.mark.parametrize("relative", REAL_FILES)
+def test_real_code_like_the_originals(tmp_path: Path, relative: str) -> None:
+    """The f-strings of a real module turned into ``h`` tag strings: the original is the
+    twin, and the wrapper's reports are plain ruff's on it (but the undefined tag ``h``)."""
+    package, _, name = relative.partition("/")
+    pytest.importorskip(package, reason=f"{package} is not installed (dependency group 'tests')")
+    original = next(p for p in package_files(package) if p.name == name and p.parent.name == package)
+    text = original.read_text(encoding="utf-8")
+    tagged, count = converted(text)
+    assert count > 5 and twin(tagged) == text
+    config(tmp_path)
+    write(tmp_path / "mod.py", tagged)
+    ours, theirs = _check(tmp_path, "mod.py", "--select", REAL_SELECT)
+    tags = {(t.span.start, t.tag) for t in parse(tagged).tag_strings}
+    assert len(tags) == count
+    undefined_tag = {d for d in ours if d[0] == "F821"} - theirs  # the tag h: the twin has no h
+    assert len(undefined_tag) == count
+    assert ours - undefined_tag == theirs and theirs

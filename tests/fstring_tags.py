@@ -4,8 +4,9 @@
 so every line, column and expression stays where it was, and the original
 file is the f-string twin of the converted one (up to the tag's call around
 it).  A tool's reports on the two are comparable position for position: the
-differential tests of the plugin on real code (``test_closure_reports_twin``,
-``test_thirdparty_plugins``) use it.
+differential tests on real code use it (flake8: ``test_closure_reports_twin``,
+``test_thirdparty_complexity``; the wrappers: ``test_ruff_check``,
+``test_format_tool``).
 
 Converted: f-strings with the one prefix ``f``/``F`` that stand alone (an
 f-string implicitly concatenated with another literal stays: a tag string
