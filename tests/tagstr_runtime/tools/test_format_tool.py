@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from fstring_tags import converted, package_files
 from tagstr_runtime.frontend import parse
 from tools_harness import (
     EXAMPLES,
@@ -319,3 +320,26 @@ def test_what_the_runtime_refuses_is_not_formatted(tmp_path: Path, tool: str) ->
     proc = wrapper("--format", "--tool", tool, "--check", *names, cwd=tmp_path)
     assert proc.returncode == 123, proc.stderr
     assert proc.stderr.splitlines() == [*expected, f"{len(names)} files would fail to reformat."]
+
+
+@needs_black
+@pytest.mark.parametrize("relative", ["rich/repr.py", "click/formatting.py"])
+def test_real_code_like_the_originals(tmp_path: Path, relative: str) -> None:
+    """The f-strings of a real module turned into ``h`` tag strings (the original is the
+    twin): black at line length 60 formats it as it formats the original.  (In rich's
+    ``repr.py`` f-strings are the only feature of 3.6+: black inferred older targets
+    from plain-string stand-ins and dropped a magic trailing comma.)"""
+    package, _, name = relative.partition("/")
+    pytest.importorskip(package, reason=f"{package} is not installed (dependency group 'tests')")
+    original = next(p for p in package_files(package) if p.name == name and p.parent.name == package)
+    text = original.read_text(encoding="utf-8")
+    tagged, count = converted(text)
+    assert count > 3 and twin(tagged) == text
+    config(tmp_path, line_length=60)
+    source = write(tmp_path / name, tagged)
+    proc = wrapper("--format", "--tool", "black", "--quiet", name, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    formatted = source.read_text(encoding="utf-8")
+    assert formatted != tagged
+    expected = run("python", "-m", "black", "--quiet", "--line-length", "60", "-", cwd=tmp_path, stdin=text)
+    assert twin(formatted) == expected.stdout
