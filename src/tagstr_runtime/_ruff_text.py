@@ -52,18 +52,19 @@ def ruff_text(text: str, tags: Iterable[TagString]) -> str:
     for start, written in edits:
         out[start : start + len(written)] = written
     distinct = "".join(out)
-    try:  # the integers go only where an argument may start: this holds unless we erred
-        compile(distinct, "<ruff>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
-    except (SyntaxError, ValueError):
-        return placeholder
+    for outer in outermost:  # the integers go only where an argument may start, unless we erred
+        call = distinct[outer.span.start : outer.span.end]
+        if call != placeholder[outer.span.start : outer.span.end] and _shape(call) == call:
+            return placeholder
     return distinct
 
 
 def _shape(call: str) -> str:
-    """What ruff compares of a placeholder call: its tree, not its spaces or parentheses."""
+    """What ruff compares of a placeholder call: its tree, not its spaces or parentheses
+    (the call's own text if it does not parse alone)."""
     try:
         return ast.dump(ast.parse(call.strip(), mode="eval"))
-    except (SyntaxError, ValueError):  # not alone an expression (3.11 f-string quotes): its text
+    except (SyntaxError, ValueError):
         return call
 
 

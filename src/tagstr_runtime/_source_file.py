@@ -11,6 +11,7 @@ way black and ruff walk folders by default.
 
 from __future__ import annotations
 
+import ast
 import io
 import os
 from collections.abc import Iterator, Sequence
@@ -18,7 +19,9 @@ from tokenize import detect_encoding
 from typing import NamedTuple
 
 from tagstr_runtime._desugaring import Desugaring
+from tagstr_runtime._emit import Emitter, Position, TagCall
 from tagstr_runtime._errors import TagSyntaxError
+from tagstr_runtime._model import Field
 from tagstr_runtime._source import decode_source
 
 __all__ = ["SourceFile", "check_tag_strings", "find_sources"]
@@ -70,11 +73,27 @@ def check_tag_strings(text: str, filename: str) -> None:
     as on the f-string twin.
     """
     try:
-        Desugaring(text, filename, emit_warnings=False)
+        Desugaring(text, filename, emitter=_Unwritten(), emit_warnings=False)
     except TagSyntaxError:
         raise
     except SyntaxError:
         pass
+
+
+class _Unwritten(Emitter):
+    """Generates nothing: the desugarer's checks run, and no code is wanted."""
+
+    def decoded(self, cooked: str, raw: str, at: Position) -> ast.expr:
+        return _NOTHING
+
+    def interpolation(self, field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.expr:
+        return _NOTHING
+
+    def call(self, site: TagCall) -> ast.expr:
+        return _NOTHING
+
+
+_NOTHING = ast.Constant(None)
 
 
 def find_sources(paths: Sequence[str]) -> Iterator[str]:
