@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from functools import cached_property
 
-from tagstr_runtime.frontend import SourceText
+from tagstr_runtime.frontend import ModuleAnalysis, SourceText
 
 from tagstr_flake8._analysis import TagFile
 from tagstr_flake8._scopes import ScopeIndex, scope_index
@@ -36,3 +36,20 @@ class FileContext:
         if self.tagfile is None:
             return None
         return scope_index(self.tagfile)
+
+    @cached_property
+    def analysis(self) -> ModuleAnalysis:
+        """The file as the analysis layer's findings read it (a file with tag strings only)."""
+        tagfile = self.tagfile
+        assert tagfile is not None and self.scopes is not None
+        return ModuleAnalysis(
+            tagfile.source, tagfile.tree, tagfile.desugaring.sites, tagfile.is_generated, scopes=self.scopes
+        )
+
+    @cached_property
+    def module(self) -> ModuleAnalysis:
+        """The file for the analysis layer's tag resolver: ``analysis``, or in a file without
+        tag strings its standard tree."""
+        if self.tagfile is not None:
+            return self.analysis
+        return ModuleAnalysis(self.source, self.tree)

@@ -48,6 +48,11 @@ if TYPE_CHECKING:
     )
     from tagstr_runtime._placeholder import mask_text, placeholder_text
     from tagstr_runtime._precompile import python_files
+    from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver, annotation_says_tag
+    from tagstr_runtime.analysis.findings import Finding, argumentless_super, assignment_expressions, class_variables
+    from tagstr_runtime.analysis.imports import ModuleFinder
+    from tagstr_runtime.analysis.module import AnalysisEmitter, ModuleAnalysis
+    from tagstr_runtime.analysis.scopes import Binding, ScopeIndex, generated_lambdas
     from tagstr_runtime.analysis.sites import Hole, Run, Site
 
 # The parser and the desugarer are imported on first use: a plugin that loads
@@ -79,6 +84,19 @@ _LAZY = {
     "mask_text": "_placeholder",
     "placeholder_text": "_placeholder",
     "python_files": "_precompile",
+    "TagDefinition": "analysis.definitions",
+    "TagResolver": "analysis.definitions",
+    "annotation_says_tag": "analysis.definitions",
+    "ModuleFinder": "analysis.imports",
+    "AnalysisEmitter": "analysis.module",
+    "ModuleAnalysis": "analysis.module",
+    "Finding": "analysis.findings",
+    "argumentless_super": "analysis.findings",
+    "assignment_expressions": "analysis.findings",
+    "class_variables": "analysis.findings",
+    "Binding": "analysis.scopes",
+    "ScopeIndex": "analysis.scopes",
+    "generated_lambdas": "analysis.scopes",
     "Hole": "analysis.sites",
     "Run": "analysis.sites",
     "Site": "analysis.sites",
@@ -105,18 +123,23 @@ DECODED_TYPE: str = f"{Decoded.__module__}.{Decoded.__qualname__}"
 TEMPLATE_TAG_TYPE: str = f"{TemplateTag.__module__}.{TemplateTag.__qualname__}"
 
 __all__ = [
+    "AnalysisEmitter",
+    "Binding",
     "CHECKER_MODULE",
     "CompileWarning",
     "DECODED_TYPE",
     "Desugaring",
     "Emitter",
     "ErrorKind",
+    "Finding",
     "Field",
     "HARD_KEYWORDS",
     "Hole",
     "INTERPOLATION_TYPE",
     "KEYWORDS_BEFORE_STRING",
     "Literal",
+    "ModuleAnalysis",
+    "ModuleFinder",
     "ParseResult",
     "Part",
     "PatchWarning",
@@ -125,16 +148,24 @@ __all__ = [
     "Run",
     "RuntimeEmitter",
     "STRING_PREFIXES",
+    "ScopeIndex",
     "Site",
     "SourceText",
     "Span",
     "TEMPLATE_PREFIXES",
     "TEMPLATE_TAG_TYPE",
     "TagCall",
+    "TagDefinition",
+    "TagResolver",
     "TagString",
     "TagSyntaxError",
+    "annotation_says_tag",
+    "argumentless_super",
+    "assignment_expressions",
+    "class_variables",
     "decode_source",
     "fingerprint",
+    "generated_lambdas",
     "is_character_name",
     "located",
     "mask_text",

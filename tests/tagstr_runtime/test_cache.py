@@ -236,20 +236,24 @@ def test_cache_across_processes_and_stock_python(tmp_path: Path) -> None:
 def test_fingerprint_covers_every_module_the_desugarer_uses() -> None:
     """Derived, not trusted: the modules a tag-string module's compile and run load
     must all be hashed, or a change to one would leave stale cached bytecode."""
-    module = TAGGED + "SPEC = tg'{VALUE!r:>{3}}'\n"
+    # a tag string in a function too: its hoisting reads the analysis layer's scope index
+    module = TAGGED + "SPEC = tg'{VALUE!r:>{3}}'\ndef later():\n    return tg'{VALUE}'\n"
     script = (
         "import sys, tagstr_runtime\n"
         "before = set(sys.modules)  # the package (and, where installed, its start-up hook)\n"
         "from tagstr_runtime import _compile\n"
         f"code = _compile.compile_source({module!r}, 'm.py')\n"
         "exec(code, {})\n"
-        "print(' '.join(sorted(m for m in set(sys.modules) - before if m.startswith('tagstr_runtime.'))))\n"
+        "import os\n"
+        "root = os.path.dirname(tagstr_runtime.__file__)\n"
+        "new = sorted(m for m in set(sys.modules) - before if m.startswith('tagstr_runtime.'))\n"
+        "print(' '.join(os.path.relpath(sys.modules[m].__file__, root).replace(os.sep, '/') for m in new))\n"
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "TAGSTR_"))}
     env.update(PYTHONPATH=str(SRC), TAGSTR_AUTOLOAD="0")
     ran = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60)
     assert ran.returncode == 0, ran.stderr
-    loaded = {name.rsplit(".", 1)[1] + ".py" for name in ran.stdout.split()}
+    loaded = set(ran.stdout.split())  # paths in the package: "_generator.py", "analysis/sites.py"
     assert "_generator.py" in loaded and "_rt.py" in loaded  # the check sees the desugarer
     assert loaded - set(_fingerprint.DESUGARER_FILES) <= {"_fingerprint.py"}, loaded
 

@@ -17,13 +17,14 @@ from __future__ import annotations
 import ast
 from typing import NamedTuple, Sequence, Union
 
-from tagstr_runtime._emit import Position
 from tagstr_runtime._escapes import cooked_origins
 from tagstr_runtime._model import Field, Literal, Span, TagString
 from tagstr_runtime._source import Pos, SourceText
 
 __all__ = ["Hole", "Run", "RunOrigin", "Site", "make_run", "spec_args"]
 
+#: ``(lineno, col_offset, end_lineno, end_col_offset)``, byte columns (``_emit.Position``)
+Position = tuple[int, int, int, int]
 #: a piece of a run: literal text, or a debug field (``{x=}``) whose text joins the literal before it
 Piece = Union[Literal, Field]
 
