@@ -19,6 +19,7 @@ import pytest
 
 import tagstr_runtime
 from tagstr_runtime import _compile, _fingerprint, _importhook
+from clean_python import clean_env
 
 SRC = Path(tagstr_runtime.__file__).resolve().parents[1]
 
@@ -213,8 +214,7 @@ def test_fingerprint_is_computed_once_and_covers_version_and_sources(
 @pytest.mark.subprocess
 def test_cache_across_processes_and_stock_python(tmp_path: Path) -> None:
     (tmp_path / "tmod.py").write_text(TAGGED, encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "TAGSTR_"))}
-    env.update(PYTHONPATH=str(SRC), TAGSTR_AUTOLOAD="0")
+    env = clean_env(TAGSTR_AUTOLOAD="0")
     hooked = [
         sys.executable,
         "-c",
@@ -249,8 +249,7 @@ def test_fingerprint_covers_every_module_the_desugarer_uses() -> None:
         "new = sorted(m for m in set(sys.modules) - before if m.startswith('tagstr_runtime.'))\n"
         "print(' '.join(os.path.relpath(sys.modules[m].__file__, root).replace(os.sep, '/') for m in new))\n"
     )
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "TAGSTR_"))}
-    env.update(PYTHONPATH=str(SRC), TAGSTR_AUTOLOAD="0")
+    env = clean_env(TAGSTR_AUTOLOAD="0")
     ran = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60)
     assert ran.returncode == 0, ran.stderr
     loaded = set(ran.stdout.split())  # paths in the package: "_generator.py", "analysis/sites.py"
@@ -281,8 +280,7 @@ def test_plain_modules_cost_no_file_system_call_each(tmp_path: Path) -> None:
         "import tmod\n"
         "print(tmod.VALUE)\n"
     )
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "TAGSTR_"))}
-    env.update(PYTHONPATH=str(SRC), TAGSTR_AUTOLOAD="0", PYTHONDONTWRITEBYTECODE="1")
+    env = clean_env(TAGSTR_AUTOLOAD="0", PYTHONDONTWRITEBYTECODE="1")
     ran = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True,
                          timeout=60)
     assert ran.stdout.splitlines() == ["0 1 False", "0"], ran.stderr
