@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import ast
 from functools import cached_property
+from typing import TYPE_CHECKING
 
-from tagstr_runtime.frontend import ModuleAnalysis, SourceText
+from tagstr_runtime.frontend import SourceText
 
 from tagstr_flake8._analysis import TagFile
 from tagstr_flake8._scopes import ScopeIndex, scope_index
+
+if TYPE_CHECKING:
+    from tagstr_runtime.frontend import ModuleAnalysis
 
 __all__ = ["FileContext"]
 
@@ -40,6 +44,8 @@ class FileContext:
     @cached_property
     def analysis(self) -> ModuleAnalysis:
         """The file as the analysis layer's findings read it (a file with tag strings only)."""
+        from tagstr_runtime.frontend import ModuleAnalysis
+
         tagfile = self.tagfile
         assert tagfile is not None and self.scopes is not None
         return ModuleAnalysis(
@@ -49,7 +55,9 @@ class FileContext:
     @cached_property
     def module(self) -> ModuleAnalysis:
         """The file for the analysis layer's tag resolver: ``analysis``, or in a file without
-        tag strings its standard tree."""
+        tag strings its standard tree (no source text: the resolver needs none)."""
         if self.tagfile is not None:
             return self.analysis
-        return ModuleAnalysis(self.source, self.tree)
+        from tagstr_runtime.frontend import ModuleAnalysis
+
+        return ModuleAnalysis(None, self.tree)

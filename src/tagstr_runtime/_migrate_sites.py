@@ -211,6 +211,7 @@ def _debug_fields(module: ModuleScan, text: str) -> list[Span]:
     kinds = tuple(k for k in (ast.FormattedValue, getattr(ast, "Interpolation", None)) if k is not None)
     spans: list[Span] = []
     source = module.module.source
+    assert source is not None
     for node in ast.walk(module.module.tree):
         if isinstance(node, kinds):
             value = node.value

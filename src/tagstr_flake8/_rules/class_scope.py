@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from tagstr_runtime.frontend import class_variables
-
 from tagstr_flake8._context import FileContext
 from tagstr_flake8._messages import ClassVariable, TagMessage
 
 
 def check_tag005(ctx: FileContext) -> Iterator[TagMessage]:
-    at = ctx.analysis.source.line_col_byte
+    from tagstr_runtime.frontend import class_variables  # the findings load with the first tag-string file
+
+    assert ctx.tagfile is not None
+    at = ctx.tagfile.position  # (line, byte column) of a source offset
     for finding in class_variables(ctx.analysis):
         yield ClassVariable.found(at(finding.span.start), finding.args)

@@ -22,12 +22,15 @@ from __future__ import annotations
 
 import ast
 import sys
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
-from tagstr_runtime.frontend import STRING_PREFIXES, TEMPLATE_PREFIXES, TagResolver, annotation_says_tag
+from tagstr_runtime.frontend import STRING_PREFIXES, TEMPLATE_PREFIXES
 
 from tagstr_flake8._context import FileContext
 from tagstr_flake8._messages import PrefixBinding, TagMessage
+
+if TYPE_CHECKING:
+    from tagstr_runtime.frontend import TagResolver
 
 # lower case, as the runtime lists them; template prefixes are prefixes from 3.14 on (SPEC 1.4)
 PREFIXES = (STRING_PREFIXES - {""}) | (TEMPLATE_PREFIXES if sys.version_info >= (3, 14) else frozenset())
@@ -37,22 +40,34 @@ def _is_prefix(name: str) -> bool:
     return name.lower() in PREFIXES
 
 
+def _resolver() -> TagResolver:
+    from tagstr_runtime.frontend import TagResolver
+
+    return TagResolver()
+
+
 def check_tag003(ctx: FileContext) -> Iterator[TagMessage]:
     # this rule runs on every file: visit statements only (no expressions),
     # and look closer only at a definition or assignment of a prefix name
     if not isinstance(ctx.tree, ast.Module):
         return
     module = ctx.module
-    resolver = TagResolver()
+    resolver = None  # imported and made at the first prefix name: most files have none
     for node in module.statements:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            if _is_prefix(node.name) and resolver.definition(module, node, node.name).is_tag_function:
+            if not _is_prefix(node.name):
+                continue
+            resolver = resolver or _resolver()
+            if resolver.definition(module, node, node.name).is_tag_function:
                 yield PrefixBinding.at(node, name=node.name)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             named = [t for t in targets if isinstance(t, ast.Name) and _is_prefix(t.id)]
             if not named:
                 continue
+            from tagstr_runtime.frontend import annotation_says_tag
+
+            resolver = resolver or _resolver()
             tagged = (node.value is not None and resolver.value(module, node.value, 0).is_tag_function) or (
                 isinstance(node, ast.AnnAssign) and annotation_says_tag(resolver, module, node.annotation)
             )

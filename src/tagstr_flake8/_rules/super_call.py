@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from tagstr_runtime.frontend import argumentless_super
-
 from tagstr_flake8._context import FileContext
 from tagstr_flake8._messages import ArgumentlessSuper, TagMessage
 
 
 def check_tag011(ctx: FileContext) -> Iterator[TagMessage]:
-    at = ctx.analysis.source.line_col_byte
+    from tagstr_runtime.frontend import argumentless_super  # the findings load with the first tag-string file
+
+    assert ctx.tagfile is not None
+    at = ctx.tagfile.position  # (line, byte column) of a source offset
     for finding in argumentless_super(ctx.analysis):
         yield ArgumentlessSuper.found(at(finding.span.start), finding.args)

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from tagstr_runtime.frontend import assignment_expressions
-
 from tagstr_flake8._context import FileContext
 from tagstr_flake8._messages import AssignmentExpression, TagMessage
 
 
 def check_tag007(ctx: FileContext) -> Iterator[TagMessage]:
-    at = ctx.analysis.source.line_col_byte
+    from tagstr_runtime.frontend import assignment_expressions  # the findings load with the first tag-string file
+
+    assert ctx.tagfile is not None
+    at = ctx.tagfile.position  # (line, byte column) of a source offset
     for finding in assignment_expressions(ctx.analysis):
         yield AssignmentExpression.found(at(finding.span.start), finding.args)

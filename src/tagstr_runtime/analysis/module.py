@@ -47,14 +47,15 @@ class AnalysisEmitter(Emitter):
 class ModuleAnalysis:
     """A module's source, desugared tree and sites; its scope index built on first use.
 
-    ``generated``: the lambdas the desugaring made (by default: those around a
-    hole's tree).  ``path``: the file (None for a text without one); ``name``:
-    the dotted module name, when known.
+    ``source``: None for a tree read only for its definitions (the findings need
+    it).  ``generated``: the lambdas the desugaring made (by default: those
+    around a hole's tree).  ``path``: the file (None for a text without one);
+    ``name``: the dotted module name, when known.
     """
 
     def __init__(
         self,
-        source: SourceText,
+        source: SourceText | None,
         tree: ast.AST,
         sites: Sequence[Site] = (),
         generated: Callable[[ast.AST], bool] | None = None,
@@ -117,7 +118,9 @@ class ModuleAnalysis:
 
     def offset(self, node: ast.AST) -> int:
         """The source offset where ``node`` starts."""
+        assert self.source is not None
         return self.source.offset(node.lineno, node.col_offset)  # type: ignore[attr-defined]
 
     def end_offset(self, node: ast.AST) -> int:
+        assert self.source is not None
         return self.source.offset(node.end_lineno, node.end_col_offset)  # type: ignore[attr-defined]
