@@ -14,10 +14,10 @@ import ast
 import re
 from typing import Iterable, NamedTuple
 
-from tagstr_runtime._migrate_scan import ModuleScan, TagInfo, scan
+from tagstr_runtime._migrate_scan import HAZARDS, ModuleScan, TagInfo, scan
 from tagstr_runtime._model import Field, Literal, Span, TagString
-from tagstr_runtime._parser import parse
 from tagstr_runtime._placeholder import splice
+from tagstr_runtime.analysis.findings import CLASS_VARIABLE
 
 __all__ = ["MESSAGES", "NO_OPTIONS", "Flag", "Migration", "Note", "Options", "migrate_text"]
 
@@ -73,24 +73,24 @@ NO_OPTIONS = Options()
 
 
 def migrate_text(text: str, filename: str = "<unknown>", options: Options = NO_OPTIONS) -> Migration:
-    """Raises ``TagSyntaxError`` for a malformed tag string, ``SyntaxError`` for other broken code."""
-    result = parse(text, filename, template_strings=True)
-    if not result.tag_strings:
+    """Raises ``TagSyntaxError`` for a malformed tag string, ``SyntaxError`` for other broken code
+    in a module with tag strings."""
+    module = scan(text, filename)
+    if module is None:
         return Migration(text, 0, (), ())
-    return _Migrator(text, result.tag_strings, filename, options).run()
+    return _Migrator(text, module, options).run()
 
 
 class _Migrator:
-    def __init__(self, text: str, tags: tuple[TagString, ...], filename: str, options: Options) -> None:
+    def __init__(self, text: str, module: ModuleScan, options: Options) -> None:
         self.text = text
-        self.tags = tags
+        self.tags = module.tags
         self.options = options
-        self.scan: ModuleScan = scan(text, tags, filename)
+        self.scan = module
         self.flags: list[Flag] = []
         self.notes: dict[str, Note] = {}
         self.migrated = 0
-        self.debug_spans = _debug_fields(self.scan, text)
-        self.starts = {t.span.start for top in tags for t in top.walk()}
+        self.debug_spans = _debug_fields(module, text)
 
     def run(self) -> Migration:
         out = self.fill(0, len(self.text), self.tags)
@@ -101,6 +101,9 @@ class _Migrator:
         return splice(self.text, tags, lambda t: t.span, self.site, start, end)
 
     def site(self, tag: TagString) -> str:
+        if self.scan.is_template(tag):  # a t-string already: what is inside may be tag strings
+            self.debug_spans.extend(field.expr_span for field in tag.fields() if field.debug is not None)
+            return self.fill(tag.span.start, tag.span.end, _children(tag.parts))
         info = self.scan.tag_info(tag)
         raw = tag.name in self.options.raw_tags and "\\" in self.text[tag.body_span.start : tag.body_span.end]
         flags = list(self.judge(tag, info, raw))
@@ -173,30 +176,13 @@ class _Migrator:
         )
 
     def calls(self, field: Field) -> bool:
-        return any(
-            isinstance(node, ast.Call) and self.scan.source.offset(node.lineno, node.col_offset) not in self.starts
-            for node, _ in self.scan.nodes_in(field.expr_span.start, field.expr_span.end)
-        )
+        return self.scan.calls_in(field)
 
     def scope_flags(self, tag: TagString, fields: tuple[Field, ...]) -> Iterable[Flag]:
-        scopes = self.scan.scopes_at.get(tag.span.start, ())
-        in_class = bool(scopes) and isinstance(scopes[-1], ast.ClassDef)
-        class_names = self.scan.bindings(scopes[-1]) if in_class else {}
-        for field in fields:
-            for node, around in self.scan.nodes_in(field.expr_span.start, field.expr_span.end):
-                offset = self.scan.source.offset(getattr(node, "lineno", 1), getattr(node, "col_offset", 0))
-                if isinstance(node, ast.NamedExpr):
-                    yield self.flag("MIG005", offset)
-                elif isinstance(node, ast.Call) and _is_bare_super(node):
-                    yield self.flag("MIG006", offset)
-                elif (
-                    isinstance(node, ast.Name)
-                    and isinstance(node.ctx, ast.Load)
-                    and node.id in class_names
-                    and len(around) == len(scopes)  # not inside a lambda or comprehension of the field
-                    and offset not in self.starts
-                ):
-                    yield self.flag("MIG004", offset, node.id)
+        """The hazards of lazy interpolations (``analysis.findings``), which a t-string has not."""
+        for finding in self.scan.hazards.get(tag.span.start, ()):
+            args = (finding.args["name"],) if finding.code == CLASS_VARIABLE else ()
+            yield self.flag(HAZARDS[finding.code], finding.span.start, *args)
 
     def flag(self, code: str, offset: int, *args: object) -> Flag:
         return Flag(code, offset, f"{code} " + MESSAGES[code].format(*args))
@@ -220,21 +206,19 @@ def _after_named_escape(text: str, brace: int) -> bool:
     return run % 2 == 1
 
 
-def _is_bare_super(node: ast.Call) -> bool:
-    return isinstance(node.func, ast.Name) and node.func.id == "super" and not node.args and not node.keywords
-
-
 def _debug_fields(module: ModuleScan, text: str) -> list[Span]:
     """The expressions of f-string and t-string fields written ``{expr=}``."""
     kinds = tuple(k for k in (ast.FormattedValue, getattr(ast, "Interpolation", None)) if k is not None)
     spans: list[Span] = []
-    for node in ast.walk(module.tree):
+    source = module.module.source
+    assert source is not None
+    for node in ast.walk(module.module.tree):
         if isinstance(node, kinds):
             value = node.value
             if value.end_lineno is None or value.end_col_offset is None:
                 continue
-            start = module.source.offset(value.lineno, value.col_offset)
-            end = module.source.offset(value.end_lineno, value.end_col_offset)
+            start = source.offset(value.lineno, value.col_offset)
+            end = source.offset(value.end_lineno, value.end_col_offset)
             after = text[end:].lstrip(" \t\n\\")
             if after.startswith("=") and not after.startswith("=="):
                 spans.append(Span(start, end))
