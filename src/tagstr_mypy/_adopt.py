@@ -1,5 +1,7 @@
 """Swap the desugared tree into the ``MypyFile`` mypy built from the placeholder.
 
+``swap`` runs where the semantic analyzer enters the module (``_swap_point``).
+
 mypy's native parser does reachability analysis (``if sys.version_info``,
 ``TYPE_CHECKING``) and its first-pass renaming while building the tree; a tree
 from the stdlib-``ast`` converter needs both done here, as mypy does for its
@@ -8,12 +10,38 @@ own stdlib-``ast`` parser in ``State.semantic_analysis_pass1``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from mypy.nodes import MypyFile
 from mypy.options import Options
 from mypy.renaming import LimitedVariableRenameVisitor, VariableRenameVisitor
 from mypy.semanal_pass1 import SemanticAnalyzerPreAnalysis
 
-__all__ = ["adopt", "module_options"]
+from tagstr_mypy import _parse_hook
+
+__all__ = ["adopt", "enter_module", "module_options", "swap"]
+
+
+def enter_module(args: tuple[Any, ...], kwds: dict[str, Any]) -> None:
+    """Before ``SemanticAnalyzer.file_context(file_node, options)``: swap the
+    module's tree in, if one waits for it."""
+    if not _parse_hook.PENDING:  # the common case: nothing waits
+        return
+    file_node = args[1] if len(args) > 1 else kwds.get("file_node")
+    options = args[2] if len(args) > 2 else kwds.get("options")
+    if isinstance(file_node, MypyFile) and isinstance(options, Options):
+        swap(file_node, options)
+
+
+def swap(file: MypyFile, options: Options) -> bool:
+    """Put the tree waiting for ``file`` in place (``options``: the module's);
+    False when none waits, or it waits for another build's tree of this file."""
+    pending = _parse_hook.PENDING.get(file.path)
+    if pending is None or pending.always_true is not options.always_true:
+        return False
+    del _parse_hook.PENDING[file.path]
+    adopt(file, _parse_hook.convert(pending, file.path, options), options)
+    return True
 
 
 def module_options(options: Options, module: str, text: str) -> Options:
@@ -39,9 +67,3 @@ def adopt(file: MypyFile, tree: MypyFile, options: Options) -> None:
         tree.accept(VariableRenameVisitor())
     file.defs = tree.defs
     file.imports = tree.imports
-    if file.raw_data is not None:
-        # A parallel build: the coordinator keeps only imports and ships the
-        # native bytes to a worker, which would rebuild the placeholder tree.
-        # Without bytes, the worker parses the file itself (see
-        # _parse_hook.use_stdlib_parser_in_worker).
-        file.raw_data = None

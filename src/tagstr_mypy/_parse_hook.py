@@ -11,9 +11,9 @@ Two Python-level entry points reach every parse:
   text instead (each tag string overwritten by a same-length call, so imports,
   ``# type: ignore`` comments and inline ``# mypy:`` options come out at their
   original lines), and mypy's own stdlib-``ast`` converter builds the real tree
-  from the desugared ``ast``.  That tree waits in ``PENDING`` until
-  ``TagstrPlugin.get_additional_deps`` swaps it into the ``MypyFile``: the
-  first hook that sees the parsed file, before semantic analysis.
+  from the desugared ``ast``.  That tree waits in ``PENDING`` until the
+  semantic analyzer enters the module (``_swap_point``, ``_adopt.swap``),
+  which every path to a checked module goes through.
 * ``ast.parse``, called by mypy's stdlib-``ast`` parser (``--no-native-parser``
   and parallel workers, see ``use_stdlib_parser_in_worker``): on a
   ``SyntaxError`` it returns the desugared tree when the source has tag strings.
@@ -38,7 +38,7 @@ from tagstr_mypy._environment import missing_runtime
 
 __all__ = ["PENDING", "Pending", "convert", "install", "use_stdlib_parser_in_worker"]
 
-#: path -> the desugared tree built for it, waiting for ``get_additional_deps``
+#: path -> the desugared tree built for it, waiting for the semantic analyzer (``_adopt.swap``)
 PENDING: dict[str, Pending] = {}
 
 _lock = threading.RLock()
@@ -184,7 +184,7 @@ def _tag_strings_native(
     if _blocking(native[1]):  # the native parser rejects what CPython accepted: its errors stand
         return native
     skip_bodies = bool(kwargs.get("skip_function_bodies", args[0] if args else False))
-    PENDING[fnam] = Pending(built.tree, skip_bodies, text)
+    PENDING[fnam] = Pending(built.tree, skip_bodies, text, kwargs.get("always_true"))
     missing = missing_runtime(options)
     if missing is None:
         return native
@@ -238,11 +238,14 @@ def _running_python_only(
 
 
 class Pending(NamedTuple):
-    """A desugared tree waiting for ``get_additional_deps``, which knows the module's name."""
+    """A desugared tree waiting for the semantic analyzer, which knows the module's options."""
 
     tree: ast.Module
     strip_function_bodies: bool
     text: str  # the source, for its inline ``# mypy:`` options
+    #: the build's ``options.always_true`` (module options share it): a tree
+    #: of this file that another build in the process analyses is not this one
+    always_true: object
 
 
 def convert(pending: Pending, fnam: str, options: Any) -> Any:

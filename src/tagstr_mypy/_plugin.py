@@ -12,8 +12,8 @@ from mypy.types import FunctionLike, Type
 
 # _errorcodes registers the tagstr-* codes: mypy reads --disable-error-code and the
 # like once the plugins are loaded, before any hook runs
-from tagstr_mypy import _errorcodes, _follow, _parse_hook  # noqa: F401
-from tagstr_mypy._adopt import adopt, module_options
+from tagstr_mypy import _errorcodes, _follow, _parse_hook, _swap_point  # noqa: F401
+from tagstr_mypy._adopt import enter_module, module_options, swap
 from tagstr_mypy._names import CHECKER_MODULE, TAG_CALL, TEMPLATE_TAG_CALL
 
 __all__ = ["TagstrPlugin", "sources_fingerprint"]
@@ -96,6 +96,7 @@ class TagstrPlugin(Plugin):
         super().__init__(options)
         _parse_hook.use_stdlib_parser_in_worker(options)
         _parse_hook.install(self, options)
+        self._swap_on_entry = _swap_point.install(enter_module)
         _follow.add_sections(options)
         self._sections_used = False
 
@@ -111,11 +112,21 @@ class TagstrPlugin(Plugin):
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
         _forget_verdicts()
         self._mark_sections_used()
-        pending = _parse_hook.PENDING.pop(file.path, None)
+        pending = _parse_hook.PENDING.get(file.path)
         if pending is None:
             return []
-        options = module_options(self.options, file.fullname, pending.text)
-        adopt(file, _parse_hook.convert(pending, file.path, options), options)
+        if file.raw_data is not None:
+            # A parallel build: the coordinator keeps only imports and ships the
+            # native bytes to a worker, which would rebuild the placeholder tree.
+            # Without bytes, the worker parses the file itself (see
+            # _parse_hook.use_stdlib_parser_in_worker).
+            file.raw_data = None
+            del _parse_hook.PENDING[file.path]
+        elif not self._swap_on_entry:
+            # a mypy whose semantic analyzer cannot be entered (_swap_point): here
+            # is the last chance, on the paths that compute dependencies
+            swap(file, module_options(self.options, file.fullname, pending.text))
+        # the module's tree imports the checker's stand-ins
         return [(_PRI_HIGH, CHECKER_MODULE, -1)]
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
