@@ -97,8 +97,7 @@ class TagstrPlugin(Plugin):
         _parse_hook.use_stdlib_parser_in_worker(options)
         _parse_hook.install(self, options)
         self._swap_on_entry = _swap_point.install(enter_module)
-        _follow.add_sections(options)
-        self._sections_used = False
+        _follow.add_options(options)
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         return _tag_string_hook if fullname == TAG_CALL else None
@@ -111,7 +110,6 @@ class TagstrPlugin(Plugin):
 
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
         _forget_verdicts()
-        self._mark_sections_used()
         pending = _parse_hook.PENDING.get(file.path)
         if pending is None:
             return []
@@ -130,14 +128,8 @@ class TagstrPlugin(Plugin):
         return [(_PRI_HIGH, CHECKER_MODULE, -1)]
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
-        self._mark_sections_used()  # a build that reads every module from the cache parses none
         # a new desugarer, plugin or checker stand-in must invalidate cached results:
         # mypy reuses a module's cached types while this value is unchanged
         from tagstr_runtime.frontend import fingerprint
 
         return {"tagstr": fingerprint(), "sources": sources_fingerprint()}
-
-    def _mark_sections_used(self) -> None:
-        if not self._sections_used:
-            self._sections_used = True
-            _follow.mark_used(self.options)
