@@ -37,7 +37,9 @@ def swap(file: MypyFile, options: Options) -> bool:
     """Put the tree waiting for ``file`` in place (``options``: the module's);
     False when none waits, or it waits for another build's tree of this file."""
     pending = _parse_hook.PENDING.get(file.path)
-    if pending is None or pending.always_true is not options.always_true:
+    if pending is None or pending.always_true is not options.always_true or "__name__" in file.names:
+        # (a tree whose top level was analysed already is an older tree of the
+        # file: dmypy keeps one while a blocking error stops an update)
         return False
     del _parse_hook.PENDING[file.path]
     adopt(file, _parse_hook.convert(pending, file.path, options), options)
