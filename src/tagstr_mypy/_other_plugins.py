@@ -4,7 +4,11 @@ mypy looks hooks up by the callee's name, and a tag string's callee is
 ``tag_call``: another plugin that hooks ``pkg.tag`` (or ``pkg.Tag.__call__``)
 would never see ``tag"..."``.  Our hooks ask the chained plugin (``api.plugin``)
 for the tag's own hooks and apply them with what they would get for
-``tag(...)``: the arguments without the leading tag.
+``tag(...)``: the arguments without the leading tag, each as an expression
+of the type the tag is passed (a ``Decoded``, an ``Interpolation[<type>]``),
+never the generated ones: a hook that checks the arguments again (mypy's
+``functools.partial`` hook does) must judge the values the tag receives, as
+for the hand-written call, not a generated lambda.
 """
 
 from __future__ import annotations
@@ -13,13 +17,13 @@ from typing import Callable
 
 from mypy.argmap import map_actuals_to_formals
 from mypy.checker import TypeChecker
-from mypy.nodes import ARG_POS, ArgKind, Context, Expression, RefExpr
-from mypy.plugin import FunctionContext, FunctionSigContext, MethodContext, MethodSigContext
+from mypy.nodes import ARG_POS, ArgKind, Context, Expression, RefExpr, TempNode
 from mypy.subtypes import find_member
+from mypy.plugin import FunctionContext, FunctionSigContext, MethodContext, MethodSigContext
 from mypy.types import CallableType, FunctionLike, Instance, Overloaded, ProperType, Type, get_proper_type
 
 from tagstr_mypy._names import TAG_CALL
-from tagstr_mypy._signatures import signatures
+from tagstr_mypy._signatures import call_signature, signatures
 
 
 __all__ = ["other_plugins_result", "own_signature"]
@@ -40,7 +44,7 @@ def own_signature(
             return tag_type
         return apply_each(tag_type, lambda sig: hook(FunctionSigContext(formal_args, sig, call, api)))
     if isinstance(tag_type, Instance):
-        method = get_proper_type(find_member("__call__", tag_type, tag_type, is_operator=True))
+        method = call_signature(tag_type)
         if not isinstance(method, FunctionLike):
             return None
         method_hook = plugin.get_method_signature_hook(f"{tag_type.type.fullname}.__call__")
@@ -79,7 +83,9 @@ def other_plugins_result(
         method = plugin.get_method_hook(f"{tag_type.type.fullname}.__call__")
         if method is None:
             return result
-        grouped = _grouped(tag_type, *call_view())
+        # grouped as mypy groups them for the hook: by __call__'s parameters
+        call = get_proper_type(find_member("__call__", tag_type, tag_type, is_operator=True))
+        grouped = _grouped(call, *call_view()) if isinstance(call, ProperType) else None
         if grouped is None:
             return result
         return method(MethodContext(tag_type, *grouped[:-1], result, grouped[-1], context, api))
@@ -90,6 +96,16 @@ def other_plugins_result(
     if grouped is None:
         return result
     return hook(FunctionContext(*grouped[:-1], result, grouped[-1], context, api))
+
+
+def has_result_hook(api: TypeChecker, tag_expr: Expression, tag_type: ProperType) -> bool:
+    """Whether another plugin hooks the call's result (``other_plugins_result`` calls it)."""
+    if isinstance(tag_type, Instance):
+        return api.plugin.get_method_hook(f"{tag_type.type.fullname}.__call__") is not None
+    fullname = tag_expr.fullname if isinstance(tag_expr, RefExpr) else ""
+    if isinstance(tag_type, CallableType) and tag_type.is_type_obj():
+        fullname = tag_type.type_object().fullname
+    return bool(fullname) and fullname != TAG_CALL and api.plugin.get_function_hook(fullname) is not None
 
 
 Grouped = tuple[
@@ -104,6 +120,7 @@ def _grouped(tag_type: ProperType, args: list[Expression], types: list[Type]) ->
     if not found:
         return None
     signature = found[0]
+    args = [TempNode(typ, context=arg) for arg, typ in zip(args, types)]
     groups = map_actuals_to_formals(
         [ARG_POS] * len(args), [None] * len(args), signature.arg_kinds, signature.arg_names,
         lambda index: types[index],

@@ -53,7 +53,7 @@ from tagstr_mypy._explain import ARGUMENT_MESSAGE, Rejection, TypeNames
 from tagstr_mypy._call_errors import CallErrors
 from tagstr_mypy._fields import expr_text, flat_types, is_spec, lambda_of, slot_type
 from tagstr_mypy._names import TAG_CALL
-from tagstr_mypy._other_plugins import other_plugins_result
+from tagstr_mypy._other_plugins import has_result_hook, other_plugins_result, own_signature
 from tagstr_mypy._signatures import formal_at, signatures
 from tagstr_mypy._trials import values_only
 from tagstr_mypy._verdicts import NOT_CALLABLE, verdict
@@ -98,13 +98,22 @@ def tag_call_callback(ctx: FunctionContext) -> Type:
             # forgets a literal's value deep in the type (a lambda's result):
             # so does the tag's type variable, solved from the value directly
             result = remove_instance_last_known_values(result)
-    if tag_call.rejected:
+    if tag_call.rejected or not has_result_hook(api, tag_expr, tag_type):
         return result
-    # other plugins' hooks on the tag apply, as to the call
-    return other_plugins_result(
-        api, ctx.context, tag_expr, tag_type, result,
-        lambda: (args, arg_types or [slot_type(api, arg, typ) for arg, typ in pairs]),
-    )
+    # other plugins' hooks on the tag apply, as to the call; what they say about
+    # an argument counts literal parts: said again in tag-string terms
+    with api.msg.filter_errors(save_filtered_errors=True) as watcher:
+        result = other_plugins_result(
+            api, ctx.context, tag_expr, tag_type, result,
+            lambda: (args, arg_types or [slot_type(api, arg, typ) for arg, typ in pairs]),
+        )
+    said = watcher.filtered_errors()
+    about_arguments = [info for info in said if ARGUMENT_MESSAGE.match(info.message)]
+    api.msg.add_errors([info for info in said if info not in about_arguments])
+    if about_arguments and not tag_call.failed:
+        tag_call.arg_types = tag_call.arg_types or [slot_type(api, arg, typ) for arg, typ in pairs]
+        tag_call.report_slots()
+    return result
 
 
 def checker_ready(api: TypeChecker) -> bool:
@@ -151,6 +160,7 @@ class TagCall:
         self.arg_types = arg_types
 
     rejected = False
+    failed = False  # the interpolations the tag does not accept were reported
 
     def check(self, result: Type | None = None, failed: bool | None = None) -> Type:
         """The call's type: ``result`` when mypy typed the call already; ``failed``:
@@ -230,6 +240,7 @@ class TagCall:
 
     def report_slots(self) -> None:
         """Report each interpolation whose value the tag does not accept, at its expression."""
+        self.failed = True
         loose = [self.loosened(typ) for typ in self.arg_types]
         reported = False
         # A call that fails with every value loosened to Any fails for another
@@ -296,7 +307,9 @@ class TagCall:
     def accepted(self, index: int) -> str:
         """What the tag accepts at argument ``index``, in Interpolation[T] terms when it can."""
         formals: list[Type] = []
-        for signature in signatures(self.tag_type):
+        # the signature as other plugins make it (a singledispatch function's, say)
+        own = own_signature(self.api, self.tag_expr, self.tag_type, self.args, self.context)
+        for signature in signatures(own if own is not None else self.tag_type):
             formal = formal_at(signature, index)
             if formal is not None:
                 formals.append(formal)

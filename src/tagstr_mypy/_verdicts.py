@@ -10,8 +10,10 @@ from typing import Final
 
 from mypy.checker import TypeChecker
 from mypy.nodes import ARG_STAR, ARG_STAR2
-from mypy.subtypes import find_member, is_subtype
+from mypy.subtypes import is_subtype
 from mypy.types import AnyType, CallableType, Instance, Overloaded, ProperType, Type, TypeOfAny
+
+from tagstr_mypy._signatures import as_called, call_signature
 
 __all__ = ["NOT_A_TAG", "NOT_CALLABLE", "forget_verdicts", "verdict"]
 
@@ -52,9 +54,10 @@ def verdict(api: TypeChecker, tag_type: ProperType, tag_function: Type) -> str |
         api.named_type("builtins.function"), is_ellipsis_args=True,
     )
     found = None
-    if not is_subtype(tag_type, anything):
+    called = as_called(tag_type)
+    if not is_subtype(called, anything):
         found = NOT_CALLABLE
-    elif not is_subtype(tag_type, tag_function):
+    elif not is_subtype(called, tag_function):
         found = NOT_A_TAG
     if key is None:
         return found
@@ -77,5 +80,5 @@ def _signature_key(tag: ProperType) -> object | None:
     if isinstance(tag, (CallableType, Overloaded)):
         return tag
     if isinstance(tag, Instance):
-        return (tag, find_member("__call__", tag, tag, is_operator=True))
+        return (tag, call_signature(tag))
     return None
