@@ -12,7 +12,10 @@ from typing import Callable, Final
 from mypy.checker import TypeChecker
 from mypy.errorcodes import DEPRECATED, RETURN_VALUE
 from mypy.errors import ErrorInfo, Errors, ErrorWatcher
-from mypy.nodes import CallExpr
+from mypy.checkexpr import has_any_type
+from mypy.messages import format_type
+from mypy.nodes import CallExpr, Context
+from mypy.types import AnyType, ProperType
 
 from tagstr_mypy._fields import lambda_of
 
@@ -48,6 +51,11 @@ class CallErrors:
         # at a tag string's call: how its deprecation errors are re-worded (mypy
         # reports a deprecated overload once the call is checked, after the hooks)
         self.rewording: dict[tuple[str, int, int], Callable[[list[ErrorInfo]], None]] = {}
+        # each tag string's tag expression: the callee of the call it stands
+        # for, which --disallow-any-expr never judges (mypy accepts a callee
+        # with always_allow_any); as tag_call's first argument it would
+        # (position -> the message it would get)
+        self.callees: dict[tuple[str, int, int], str] = {}
 
     @classmethod
     def install(cls, errors: Errors) -> CallErrors:
@@ -63,6 +71,14 @@ class CallErrors:
         _INSTALLED.clear()  # one build at a time; an older one's Errors is gone
         _INSTALLED[id(errors)] = (watcher, owner)
         return owner
+
+    def callee(self, api: TypeChecker, tag_expr: Context, tag_type: ProperType) -> None:
+        """``tag_expr`` (of type ``tag_type``) is a callee: no ``--disallow-any-expr``
+        error about it.  (A tag typed ``Any`` is left alone: the call's result is
+        ``Any`` too, at the same position, with the same message, printed once.)"""
+        if api.options.disallow_any_expr and not isinstance(tag_type, AnyType) and has_any_type(tag_type):
+            message = f'Expression type contains "Any" (has type {format_type(tag_type, api.options)})'
+            self.callees[(api.path, tag_expr.line, tag_expr.column)] = message
 
     def expect(
         self, api: TypeChecker, call: CallExpr, record: bool,
@@ -120,6 +136,8 @@ class CallErrors:
             # prints identical errors once)
             reword([info])
             return False
+        if self.callees.get(at) == info.message:
+            return True
         ours = self.about_the_call(at, info)
         if ours:
             self.dropping = at
