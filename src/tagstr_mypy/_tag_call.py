@@ -310,6 +310,11 @@ class TagCall:
         # the signature as other plugins make it (a singledispatch function's, say)
         own = own_signature(self.api, self.tag_expr, self.tag_type, self.args, self.context)
         for signature in signatures(own if own is not None else self.tag_type):
+            if signature.variables:
+                # what the context solved (``x: list[int] = tag"..."``), as the call's message says
+                signature = self.api.expr_checker.infer_function_type_arguments_using_context(
+                    signature, self.context
+                )
             formal = formal_at(signature, index)
             if formal is not None:
                 formals.append(formal)
