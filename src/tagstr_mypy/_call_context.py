@@ -30,6 +30,8 @@ interpolation's expression are mypy's own and pass unchanged.
 
 from __future__ import annotations
 
+from typing import Final
+
 from mypy.checker import TypeChecker
 from mypy.nodes import ARG_POS, ARG_STAR, CallExpr, LambdaExpr, NameExpr
 from mypy.plugin import FunctionSigContext
@@ -99,13 +101,18 @@ def tag_signature_callback(ctx: FunctionSigContext) -> FunctionLike:
     leading = ctx.default_signature
     assert isinstance(leading, CallableType)
     items = []
+    # one signature passing the verdict takes a Decoded at every position: the
+    # literal parts need no check (and give no type variable a constraint)
+    literal_fits = len(own.items) == 1 and not own.items[0].variables
     for item in own.items:
         key = (id(item), shape)  # (the leading parameter is tag_call's: one per build)
         found = _SIGNATURES.get(key)
         if found is not None and found[0] is item:
             signature = found[1]
         else:
-            signature = per_argument(api, item, leading, shape, probe.declared("any_interpolation"))
+            signature = per_argument(
+                api, item, leading, shape, probe.declared("any_interpolation"), literal_fits
+            )
             if len(_SIGNATURES) > 4096:
                 _SIGNATURES.clear()
             _SIGNATURES[key] = (item, signature)
@@ -128,24 +135,28 @@ _DECODED, _LAMBDA, _SPEC = 0, 1, 2
 
 def per_argument(
     api: TypeChecker, signature: CallableType, leading: CallableType, shape: tuple[int, ...],
-    interpolation: Type,
+    interpolation: Type, literal_fits: bool = False,
 ) -> CallableType | None:
     """``signature`` as mypy should check a tag string's arguments against it
     (``shape``: what each argument is): the tag first, then one positional
     parameter per argument (a lambda's exchanged, a spec's ``object``); never
     a class's constructor (mypy would then hook the call by the class's
-    name).  None: no exact exchange.  ``interpolation``: ``Interpolation[Any]``."""
+    name).  None: no exact exchange.  ``interpolation``: ``Interpolation[Any]``;
+    ``literal_fits``: the literal parts are known to fit (``object`` for them)."""
     arg_types: list[Type] = [leading.arg_types[0]]
+    anything = api.named_type("builtins.object")
     position = 0
     for kind in shape:
         if kind == _SPEC:
-            arg_types.append(api.named_type("builtins.object"))
+            arg_types.append(anything)
             continue
         formal = formal_at(signature, position)
         position += 1
         if formal is None:
             return None
-        if kind == _LAMBDA:
+        if kind == _DECODED and literal_fits:
+            formal = anything
+        elif kind == _LAMBDA:
             formal = lambda_formal(api, formal, interpolation)
             if formal is None:
                 return None
@@ -183,14 +194,15 @@ def lambda_formal(api: TypeChecker, formal: Type, interpolation: Type) -> Type |
     if formal in _LAMBDA_FORMALS:
         return _LAMBDA_FORMALS[formal]
     items: list[Type] = []
+    neither: list[Type] = []  # what neither fits (a literal part's type): no context, no match
     exact = True
     for item in flatten(formal):
         exchanged = _exchanged(api, item, interpolation)
         if exchanged is None:
             exact = False
             break
-        items.append(exchanged)
-    found = UnionType.make_union(items) if exact else None
+        (neither if exchanged is _NEITHER else items).append(item if exchanged is _NEITHER else exchanged)
+    found = UnionType.make_union(items or neither) if exact else None
     if len(_LAMBDA_FORMALS) > 4096:
         _LAMBDA_FORMALS.clear()
     _LAMBDA_FORMALS[formal] = found
@@ -212,4 +224,8 @@ def _exchanged(api: TypeChecker, item: ProperType, interpolation: Type) -> Type 
     thunk = CallableType([], [], [], AnyType(TypeOfAny.special_form), function)
     if is_subtype(thunk, item) or is_subtype(interpolation, item):
         return None  # one of them fits where the other may not
-    return item  # neither fits: a literal part's type, say
+    return _NEITHER  # neither fits: a literal part's type, say
+
+
+#: what ``_exchanged`` says of a type that neither a lambda nor an interpolation fits
+_NEITHER: Final = AnyType(TypeOfAny.special_form)

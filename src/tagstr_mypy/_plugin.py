@@ -96,7 +96,7 @@ class TagstrPlugin(Plugin):
         super().__init__(options)
         _parse_hook.use_stdlib_parser_in_worker(options)
         _parse_hook.install(self, options)
-        self._swap_on_entry = _swap_point.install(enter_module)
+        _swap_point.install(enter_module)
         _follow.add_options(options)
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
@@ -120,9 +120,12 @@ class TagstrPlugin(Plugin):
             # _parse_hook.use_stdlib_parser_in_worker).
             file.raw_data = None
             del _parse_hook.PENDING[file.path]
-        elif not self._swap_on_entry:
-            # a mypy whose semantic analyzer cannot be entered (_swap_point): here
-            # is the last chance, on the paths that compute dependencies
+        else:
+            # Swapped here when mypy computes the module's dependencies: while it
+            # loads the graph, with the cyclic collector off (the converted tree is
+            # then moved to the oldest generation with mypy's own).  A module that
+            # mypy re-parses without computing them (stale due to deps) gets its
+            # tree where the semantic analyzer enters it (_swap_point).
             swap(file, module_options(self.options, file.fullname, pending.text))
         # the module's tree imports the checker's stand-ins
         return [(_PRI_HIGH, CHECKER_MODULE, -1)]
