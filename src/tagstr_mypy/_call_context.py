@@ -51,6 +51,7 @@ from mypy.types import (
     get_proper_type,
 )
 
+from tagstr_mypy._build_state import BuildState, remember
 from tagstr_mypy._call_errors import CALLEE, CallErrors
 from tagstr_mypy._deprecated import deprecation_in_user_terms
 from tagstr_mypy._fields import is_spec
@@ -58,29 +59,16 @@ from tagstr_mypy._other_plugins import own_signature
 from tagstr_mypy._signatures import formal_at
 from tagstr_mypy._tag_call import TagCall, checker_ready, flatten, interpolation_value
 
-__all__ = ["forget_formals", "tag_signature_callback"]
-
-# For one build or dmypy update, as the tag verdicts: a parameter's type -> what
-# a lambda is checked against there (None: no exact exchange); and (the tag's
-# signature, the tag string's shape) -> the signature mypy gets, by identity
-# (a module calls the same tag object with the same shapes many times; the key
-# objects are held, so that no id is reused while its entry lives)
-_LAMBDA_FORMALS: dict[Type, Type | None] = {}
-_SIGNATURES: dict[tuple[int, tuple[int, ...]], tuple[object, CallableType | None]] = {}
+__all__ = ["tag_signature_callback"]
 
 
-def forget_formals() -> None:
-    _LAMBDA_FORMALS.clear()
-    _SIGNATURES.clear()
-
-
-def tag_signature_callback(ctx: FunctionSigContext) -> FunctionLike:
+def tag_signature_callback(state: BuildState, ctx: FunctionSigContext) -> FunctionLike:
     api = ctx.api
     assert isinstance(api, TypeChecker)
     call = ctx.context
     if not isinstance(call, CallExpr) or not call.args or not checker_ready(api):
         return ctx.default_signature
-    errors = CallErrors.install(api.msg.errors)
+    errors = CallErrors.install(api.msg.errors, state)
     errors.signed.discard(id(call))  # until this call gets the tag's own signature
     tag_expr = call.args[0]
     # typed as mypy types a callee (always_allow_any: --disallow-any-expr spares it)
@@ -92,10 +80,10 @@ def tag_signature_callback(ctx: FunctionSigContext) -> FunctionLike:
     args = call.args[1:]
     shape = tuple(_SPEC if is_spec(arg) else _LAMBDA if isinstance(arg, LambdaExpr) else _DECODED for arg in args)
     tag_args = [arg for arg, kind in zip(args, shape) if kind != _SPEC]
-    probe = TagCall(api, call, tag_expr, tag_type, name, tag_args, [])
+    probe = TagCall(state, api, call, tag_expr, tag_type, name, tag_args, [])
     if probe.verdict() is not None:
         return ctx.default_signature  # accepts anything: the function hook rejects the tag
-    own = own_signature(api, tag_expr, tag_type, tag_args, call)
+    own = own_signature(state, api, tag_expr, tag_type, tag_args, call)
     if own is None:
         return ctx.default_signature
     leading = ctx.default_signature
@@ -105,17 +93,18 @@ def tag_signature_callback(ctx: FunctionSigContext) -> FunctionLike:
     # literal parts need no check (and give no type variable a constraint)
     literal_fits = len(own.items) == 1 and not own.items[0].variables
     for item in own.items:
-        key = (id(item), shape)  # (the leading parameter is tag_call's: one per build)
-        found = _SIGNATURES.get(key)
+        # by identity (a module calls the same tag object with the same shapes many
+        # times; the item is held, so its id is not reused while the entry lives);
+        # the leading parameter is tag_call's: one per build
+        key = (id(item), shape)
+        found = state.signatures.get(key)
         if found is not None and found[0] is item:
             signature = found[1]
         else:
             signature = per_argument(
-                api, item, leading, shape, probe.declared("any_interpolation"), literal_fits
+                state, api, item, leading, shape, probe.declared("any_interpolation"), literal_fits
             )
-            if len(_SIGNATURES) > 4096:
-                _SIGNATURES.clear()
-            _SIGNATURES[key] = (item, signature)
+            remember(state.signatures, key, (item, signature))
         if signature is None:
             return ctx.default_signature  # the function hook tries the tag itself
         items.append(signature)
@@ -134,7 +123,7 @@ _DECODED, _LAMBDA, _SPEC = 0, 1, 2
 
 
 def per_argument(
-    api: TypeChecker, signature: CallableType, leading: CallableType, shape: tuple[int, ...],
+    state: BuildState, api: TypeChecker, signature: CallableType, leading: CallableType, shape: tuple[int, ...],
     interpolation: Type, literal_fits: bool = False,
 ) -> CallableType | None:
     """``signature`` as mypy should check a tag string's arguments against it
@@ -157,7 +146,7 @@ def per_argument(
         if kind == _DECODED and literal_fits:
             formal = anything
         elif kind == _LAMBDA:
-            formal = lambda_formal(api, formal, interpolation)
+            formal = lambda_formal(state, api, formal, interpolation)
             if formal is None:
                 return None
         arg_types.append(formal)
@@ -187,12 +176,12 @@ def _rest_optional(signature: CallableType, given: int) -> bool:
     return True
 
 
-def lambda_formal(api: TypeChecker, formal: Type, interpolation: Type) -> Type | None:
+def lambda_formal(state: BuildState, api: TypeChecker, formal: Type, interpolation: Type) -> Type | None:
     """What ``lambda: expr`` is checked against where the tag takes ``formal``:
     ``Interpolation[X]`` exchanged for ``Callable[[], X]``; None when the lambda
     and the wrapper would not fare alike."""
-    if formal in _LAMBDA_FORMALS:
-        return _LAMBDA_FORMALS[formal]
+    if formal in state.lambda_formals:
+        return state.lambda_formals[formal]
     items: list[Type] = []
     neither: list[Type] = []  # what neither fits (a literal part's type): no context, no match
     exact = True
@@ -203,9 +192,7 @@ def lambda_formal(api: TypeChecker, formal: Type, interpolation: Type) -> Type |
             break
         (neither if exchanged is _NEITHER else items).append(item if exchanged is _NEITHER else exchanged)
     found = UnionType.make_union(items or neither) if exact else None
-    if len(_LAMBDA_FORMALS) > 4096:
-        _LAMBDA_FORMALS.clear()
-    _LAMBDA_FORMALS[formal] = found
+    remember(state.lambda_formals, formal, found)
     return found
 
 

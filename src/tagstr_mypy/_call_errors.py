@@ -17,6 +17,7 @@ from mypy.messages import format_type
 from mypy.nodes import CallExpr, Context
 from mypy.types import AnyType, ProperType
 
+from tagstr_mypy._build_state import BuildState
 from tagstr_mypy._fields import lambda_of
 
 __all__ = ["CALLEE", "CallErrors"]
@@ -58,18 +59,18 @@ class CallErrors:
         self.callees: dict[tuple[str, int, int], str] = {}
 
     @classmethod
-    def install(cls, errors: Errors) -> CallErrors:
+    def install(cls, errors: Errors, state: BuildState) -> CallErrors:
+        """The build's own (``state``'s), at the bottom of ``errors``' watchers."""
         # mypy's classes are compiled: a watcher is told apart by identity, not subclass
-        found = _INSTALLED.get(id(errors))
+        found = state.call_errors
         watchers = errors._watchers
-        if found is not None and watchers and watchers[0] is found[0]:
-            return found[1]
+        if found is not None and found[0] is errors and watchers and watchers[0] is found[1]:
+            return found[2]
         owner = cls()
         # filter_deprecated: deprecation errors reach a watcher only if it asks
         watcher = ErrorWatcher(errors, filter_errors=owner.drops, filter_deprecated=True)
         watchers.insert(0, watcher)
-        _INSTALLED.clear()  # one build at a time; an older one's Errors is gone
-        _INSTALLED[id(errors)] = (watcher, owner)
+        state.call_errors = (errors, watcher, owner)
         return owner
 
     def callee(self, api: TypeChecker, tag_expr: Context, tag_type: ProperType) -> None:
@@ -161,6 +162,3 @@ class CallErrors:
         if watcher in watchers:
             watchers.remove(watcher)
         return bool(failed)
-
-
-_INSTALLED: dict[int, tuple[ErrorWatcher, CallErrors]] = {}

@@ -13,7 +13,7 @@ for the hand-written call, not a generated lambda.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from mypy.argmap import map_actuals_to_formals
 from mypy.checker import TypeChecker
@@ -22,6 +22,7 @@ from mypy.subtypes import find_member
 from mypy.plugin import FunctionContext, FunctionSigContext, MethodContext, MethodSigContext
 from mypy.types import CallableType, FunctionLike, Instance, Overloaded, ProperType, Type, get_proper_type
 
+from tagstr_mypy._build_state import BuildState, remember
 from tagstr_mypy._names import TAG_CALL
 from tagstr_mypy._signatures import call_signature, signatures
 
@@ -30,16 +31,16 @@ __all__ = ["other_plugins_result", "own_signature"]
 
 
 def own_signature(
-    api: TypeChecker, tag_expr: Expression, tag_type: ProperType, args: list[Expression], call: Context
+    state: BuildState, api: TypeChecker, tag_expr: Expression, tag_type: ProperType, args: list[Expression],
+    call: Context,
 ) -> FunctionLike | None:
     """The tag's signature, as another plugin's signature hook makes it for ``tag(...)``."""
-    plugin = api.plugin
     formal_args = [args]
     if isinstance(tag_type, FunctionLike):
         fullname = tag_expr.fullname if isinstance(tag_expr, RefExpr) else ""
         if tag_type.is_type_obj():
             return tag_type  # mypy checks a class's own call by the class's name
-        hook = plugin.get_function_signature_hook(fullname) if fullname else None
+        hook = _hook(state, api, "get_function_signature_hook", fullname) if fullname else None
         if hook is None:
             return tag_type
         return apply_each(tag_type, lambda sig: hook(FunctionSigContext(formal_args, sig, call, api)))
@@ -47,7 +48,7 @@ def own_signature(
         method = call_signature(tag_type)
         if not isinstance(method, FunctionLike):
             return None
-        method_hook = plugin.get_method_signature_hook(f"{tag_type.type.fullname}.__call__")
+        method_hook = _hook(state, api, "get_method_signature_hook", f"{tag_type.type.fullname}.__call__")
         if method_hook is None:
             return method
         return apply_each(
@@ -98,14 +99,25 @@ def other_plugins_result(
     return hook(FunctionContext(*grouped[:-1], result, grouped[-1], context, api))
 
 
-def has_result_hook(api: TypeChecker, tag_expr: Expression, tag_type: ProperType) -> bool:
+def has_result_hook(state: BuildState, api: TypeChecker, tag_expr: Expression, tag_type: ProperType) -> bool:
     """Whether another plugin hooks the call's result (``other_plugins_result`` calls it)."""
     if isinstance(tag_type, Instance):
-        return api.plugin.get_method_hook(f"{tag_type.type.fullname}.__call__") is not None
+        return _hook(state, api, "get_method_hook", f"{tag_type.type.fullname}.__call__") is not None
     fullname = tag_expr.fullname if isinstance(tag_expr, RefExpr) else ""
     if isinstance(tag_type, CallableType) and tag_type.is_type_obj():
         fullname = tag_type.type_object().fullname
-    return bool(fullname) and fullname != TAG_CALL and api.plugin.get_function_hook(fullname) is not None
+    return bool(fullname) and fullname != TAG_CALL and _hook(state, api, "get_function_hook", fullname) is not None
+
+
+def _hook(state: BuildState, api: TypeChecker, kind: str, fullname: str) -> Any:
+    """The chained plugins' hook of ``kind`` for ``fullname``, asked once per build
+    (mypy asks its plugins for every call it checks; a tag is called many times)."""
+    key = (kind, fullname)
+    if key in state.hooks:
+        return state.hooks[key]
+    found = getattr(api.plugin, kind)(fullname)
+    remember(state.hooks, key, found)
+    return found
 
 
 Grouped = tuple[

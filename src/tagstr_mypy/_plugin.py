@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import sys
+import functools
 from typing import Any, Callable
 
 from mypy.nodes import MypyFile
@@ -14,6 +14,7 @@ from mypy.types import FunctionLike, Type
 # like once the plugins are loaded, before any hook runs
 from tagstr_mypy import _errorcodes, _follow, _parse_hook, _swap_point  # noqa: F401
 from tagstr_mypy._adopt import enter_module, module_options, swap
+from tagstr_mypy._build_state import BuildState
 from tagstr_mypy._names import CHECKER_MODULE, TAG_CALL, TEMPLATE_TAG_CALL
 
 __all__ = ["TagstrPlugin", "sources_fingerprint"]
@@ -64,31 +65,22 @@ def sources_fingerprint(folders: list[str] | None = None) -> str:
 # mypy first calls a hook, which only a module with tag strings makes it do.
 
 
-def _tag_string_hook(ctx: FunctionContext) -> Type:
+def _tag_string_hook(state: BuildState, ctx: FunctionContext) -> Type:
     from tagstr_mypy._user_view import tag_string_hook
 
-    return tag_string_hook(ctx)
+    return tag_string_hook(state, ctx)
 
 
-def _tag_signature_hook(ctx: FunctionSigContext) -> FunctionLike:
+def _tag_signature_hook(state: BuildState, ctx: FunctionSigContext) -> FunctionLike:
     from tagstr_mypy._call_context import tag_signature_callback
 
-    return tag_signature_callback(ctx)
+    return tag_signature_callback(state, ctx)
 
 
-def _template_call_hook(ctx: MethodContext) -> Type:
+def _template_call_hook(state: BuildState, ctx: MethodContext) -> Type:
     from tagstr_mypy._template_call import template_call_callback
 
-    return template_call_callback(ctx)
-
-
-def _forget_verdicts() -> None:
-    verdicts = sys.modules.get("tagstr_mypy._verdicts")
-    if verdicts is not None:  # never imported: no verdict to forget
-        verdicts.forget_verdicts()
-    call_context = sys.modules.get("tagstr_mypy._call_context")
-    if call_context is not None:
-        call_context.forget_formals()
+    return template_call_callback(state, ctx)
 
 
 class TagstrPlugin(Plugin):
@@ -98,18 +90,30 @@ class TagstrPlugin(Plugin):
         _parse_hook.install(self, options)
         _swap_point.install(enter_module)
         _follow.add_options(options)
+        #: this build's caches; the hooks handed to mypy are bound to them
+        self.state = state = BuildState()
+        # mypy asks every plugin for a hook at every call, method call and
+        # operator it checks: a dictionary's ``get`` answers without running
+        # Python code (these attributes shadow the methods below, which say the same)
+        hooks: dict[str, dict[str, Callable[..., object]]] = {
+            "get_function_hook": {TAG_CALL: functools.partial(_tag_string_hook, state)},
+            "get_function_signature_hook": {TAG_CALL: functools.partial(_tag_signature_hook, state)},
+            "get_method_hook": {TEMPLATE_TAG_CALL: functools.partial(_template_call_hook, state)},
+        }
+        for name, table in hooks.items():
+            setattr(self, name, table.get)
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
-        return _tag_string_hook if fullname == TAG_CALL else None
+        return functools.partial(_tag_string_hook, self.state) if fullname == TAG_CALL else None
 
     def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
-        return _tag_signature_hook if fullname == TAG_CALL else None
+        return functools.partial(_tag_signature_hook, self.state) if fullname == TAG_CALL else None
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
-        return _template_call_hook if fullname == TEMPLATE_TAG_CALL else None
+        return functools.partial(_template_call_hook, self.state) if fullname == TEMPLATE_TAG_CALL else None
 
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
-        _forget_verdicts()
+        self.state.forget()
         pending = _parse_hook.PENDING.get(file.path)
         if pending is None:
             return []

@@ -24,9 +24,9 @@ __all__ = ["as_called", "call_signature", "formal_at", "most_positional", "signa
 _PARTIAL = "__mypy_partial"
 
 
-def call_signature(typ: Instance) -> ProperType:
+def call_signature(typ: Instance) -> ProperType | None:
     """What mypy checks a call of the object ``typ`` against: its ``__call__``, or
-    for a ``functools.partial``, what its plugin checks it against."""
+    for a ``functools.partial``, what its plugin checks it against.  None: not callable."""
     called = as_called(typ)
     if called is not typ:
         return called

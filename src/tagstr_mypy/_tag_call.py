@@ -48,6 +48,7 @@ from mypy.types import (
 
 from tagstr_runtime.frontend import CHECKER_MODULE, INTERPOLATION_TYPE
 
+from tagstr_mypy._build_state import BuildState
 from tagstr_mypy._errorcodes import fail_interpolation, fail_not_callable, fail_signature, fail_together
 from tagstr_mypy._explain import ARGUMENT_MESSAGE, Rejection, TypeNames
 from tagstr_mypy._call_errors import CallErrors
@@ -64,7 +65,7 @@ CHECKER: Final = CHECKER_MODULE
 INTERPOLATION: Final = INTERPOLATION_TYPE
 
 
-def tag_call_callback(ctx: FunctionContext) -> Type:
+def tag_call_callback(state: BuildState, ctx: FunctionContext) -> Type:
     api = ctx.api
     assert isinstance(api, TypeChecker)
     call = ctx.context
@@ -79,7 +80,7 @@ def tag_call_callback(ctx: FunctionContext) -> Type:
         return AnyType(TypeOfAny.from_another_any, source_any=tag_type)
     name = tag_expr.name if isinstance(tag_expr, NameExpr) else "?"
     report_untyped_call(api, tag_expr, tag_type, ctx.context)
-    errors = CallErrors.install(api.msg.errors)
+    errors = CallErrors.install(api.msg.errors, state)
     # whether mypy checked the call against the tag's own signature (the signature
     # hook's): whether that failed is then known, and its return type is the call's
     # (mypy calls this hook once per overload it tries, after one signature hook)
@@ -88,7 +89,7 @@ def tag_call_callback(ctx: FunctionContext) -> Type:
     pairs = [(arg, typ) for arg, typ in zip(call.args[1:], flat_types(ctx)[1:]) if not is_spec(arg)]
     args = [arg for arg, _ in pairs]
     arg_types = [] if failed is False else [slot_type(api, arg, typ) for arg, typ in pairs]
-    tag_call = TagCall(api, call, tag_expr, tag_type, name, args, arg_types)
+    tag_call = TagCall(state, api, call, tag_expr, tag_type, name, args, arg_types)
     if not own:
         result = tag_call.check()
     else:
@@ -98,7 +99,7 @@ def tag_call_callback(ctx: FunctionContext) -> Type:
             # forgets a literal's value deep in the type (a lambda's result):
             # so does the tag's type variable, solved from the value directly
             result = remove_instance_last_known_values(result)
-    if tag_call.rejected or not has_result_hook(api, tag_expr, tag_type):
+    if tag_call.rejected or not has_result_hook(state, api, tag_expr, tag_type):
         return result
     # other plugins' hooks on the tag apply, as to the call; what they say about
     # an argument counts literal parts: said again in tag-string terms
@@ -118,7 +119,10 @@ def tag_call_callback(ctx: FunctionContext) -> Type:
 
 def checker_ready(api: TypeChecker) -> bool:
     checker = api.modules.get(CHECKER)
-    return checker is not None and {"tag_function", "any_interpolation", "decoded"} <= checker.names.keys()
+    if checker is None:
+        return False
+    names = checker.names
+    return "tag_function" in names and "any_interpolation" in names and "decoded" in names
 
 
 def report_untyped_call(api: TypeChecker, tag_expr: Expression, tag_type: ProperType, context: Context) -> None:
@@ -143,6 +147,7 @@ class TagCall:
 
     def __init__(
         self,
+        state: BuildState,
         api: TypeChecker,
         context: Context,
         tag_expr: Expression,
@@ -151,6 +156,7 @@ class TagCall:
         args: list[Expression],
         arg_types: list[Type],
     ) -> None:
+        self.state = state
         self.api = api
         self.context = context
         self.tag_expr = tag_expr
@@ -201,7 +207,7 @@ class TagCall:
 
     def verdict(self) -> str | None:
         """NOT_CALLABLE, NOT_A_TAG or None (a tag function)."""
-        return verdict(self.api, self.tag_type, self.tag_function())
+        return verdict(self.state, self.api, self.tag_type, self.tag_function())
 
     def direct_result(self) -> Type | None:
         """The common case without inference: a plain (non-generic) function whose
@@ -308,7 +314,7 @@ class TagCall:
         """What the tag accepts at argument ``index``, in Interpolation[T] terms when it can."""
         formals: list[Type] = []
         # the signature as other plugins make it (a singledispatch function's, say)
-        own = own_signature(self.api, self.tag_expr, self.tag_type, self.args, self.context)
+        own = own_signature(self.state, self.api, self.tag_expr, self.tag_type, self.args, self.context)
         for signature in signatures(own if own is not None else self.tag_type):
             if signature.variables:
                 # what the context solved (``x: list[int] = tag"..."``), as the call's message says

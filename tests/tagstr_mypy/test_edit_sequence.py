@@ -58,7 +58,9 @@ STEPS: list[tuple[str, dict[str, str]]] = [
     )),
     ("one interpolation more", views("{s}", "{s}{x}")),
     ("not callable", tags("html = 42\n")),
-    ("a class", tags("class html:\n    def __init__(self, *args: Decoded | Interpolation[int]) -> None:\n        pass\n")),
+    ("a class", tags(
+        "class html:\n    def __init__(self, *args: Decoded | Interpolation[int]) -> None:\n        pass\n"
+    )),
     ("generic", tags("def html(*args: Decoded | Interpolation[T]) -> T:\n    raise ValueError\n")),
     ("the dependent edited", {**views("", ""), "app.py": BASE["app.py"].replace("-> str", "-> int")}),
     ("malformed in the tag's module", {"tags.py": BASE["tags.py"] + "\nEXAMPLE = html\"<b>{1!z}</b>\"\n"}),
