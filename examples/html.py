@@ -82,6 +82,9 @@ def html(*args: Decoded | Interpolation[object]) -> HTML:
                 out.append(decoded)
             case Interpolation(getvalue, _, conv, format_spec):
                 out.append(_insert(getvalue(), conv, format_spec))
+            case _:  # never dropped silently (a template of a class the bridge does not know, say)
+                kind = f"{type(arg).__module__}.{type(arg).__qualname__}"
+                raise TypeError(f"html takes a tag string's arguments or one template, not {kind}")
     return HTML("".join(out))
 
 

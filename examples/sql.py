@@ -61,6 +61,9 @@ def sql(*args: Decoded | Interpolation[object]) -> Query:
                         value = format_value(value, conv, format_spec)
                     text.append("?")
                     params.append(value)
+            case _:  # never dropped silently (a template of a class the bridge does not know, say)
+                kind = f"{type(arg).__module__}.{type(arg).__qualname__}"
+                raise TypeError(f"sql takes a tag string's arguments or one template, not {kind}")
     return Query("".join(text), tuple(params))
 
 

@@ -11,8 +11,10 @@ Steps (each reused when already done):
 
 1. install the npm package ``pyodide`` pinned in the version's ``package.json``
    (``npm ci`` with the committed lock file) into the cache folder;
-2. install the pure-Python test dependencies (pytest, hypothesis and what they
-   need) for that CPython into ``<cache>/site-packages-py3XX`` with the host pip;
+2. install the pure-Python test dependencies (pytest, hypothesis, the bridge's
+   template libraries and what they need) for that CPython into
+   ``<cache>/site-packages-py3XX-<digest of the list>`` with the host pip (a
+   folder per list: checkouts with other lists can share one cache);
 3. run ``node tools/pyodide/run_pytest.mjs`` and return pytest's exit code.
    Like a native CPython, Pyodide then writes ``__pycache__/*.cpython-3XX.pyc``
    next to the sources (and the dependencies), which makes later runs faster.
@@ -48,6 +50,8 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,7 +71,20 @@ DEFAULT_PYTHON = "3.14"
 #: ``py3-none-any`` wheels run on Pyodide). hypothesmith, also in the ``tests``
 #: dependency group, is left out: it needs libcst, a compiled package with no wheel that
 #: Pyodide could load without a download.
-TEST_DEPS = ("pytest>=8", "hypothesis>=6.100")
+TEST_DEPS = (
+    "pytest>=8",
+    "hypothesis>=6.100",
+    # the bridge's template libraries (dependency group ``bridge``; tests/tagstr_runtime/test_bridge_libraries.py)
+    "tstrings-backport>=0.1.5",
+    "tstr>=0.4.1",
+    "sql-tstring>=0.4",
+)
+#: Installed without their dependencies, which SOURCE_DEPS provide (tdom needs
+#: markupsafe, whose wheels are all compiled).
+NO_DEPS = ("tdom>=0.1.20",)
+#: Pure-Python packages whose wheels are all compiled: the package folder of
+#: the sdist is copied (markupsafe runs without its optional C speedups).
+SOURCE_DEPS = {"markupsafe>=3.0.3": "src/markupsafe"}
 
 DEFAULT_PYTEST_ARGS = ("-m", "not subprocess", "-p", "no:cacheprovider", "tests")
 
@@ -139,42 +156,47 @@ def ensure_pyodide(cache: Path, npm_project: Path, refresh: bool = False) -> Non
 
 def ensure_deps(cache: Path, python: str, refresh: bool = False) -> Path:
     """pip-install the test dependencies for CPython ``python`` into a folder."""
-    target = cache / f"site-packages-py{python.replace('.', '')}"
+    want = _digest(python.encode(), *(d.encode() for d in (*TEST_DEPS, *NO_DEPS, *SOURCE_DEPS)))
+    target = cache / f"site-packages-py{python.replace('.', '')}-{want[:12]}"
     stamp = target / ".deps-stamp"
-    want = _digest(python.encode(), *(d.encode() for d in TEST_DEPS))
     if not refresh and stamp.exists() and stamp.read_text().strip() == want:
         return target
     tmp = cache / (target.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     cache.mkdir(parents=True, exist_ok=True)
-    _run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-            "--no-warn-script-location",
-            "--no-compile",  # the host would write .pyc files for its own version
-            "--target",
-            str(tmp),
-            "--only-binary=:all:",
-            "--python-version",
-            python,
-            "--implementation",
-            "py",
-            "--abi",
-            "none",
-            "--platform",
-            "any",
-            *TEST_DEPS,
-        ]
-    )
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check"]
+    wheels = [
+        "install", "--quiet", "--no-warn-script-location",
+        "--no-compile",  # the host would write .pyc files for its own version
+        "--target", str(tmp), "--only-binary=:all:",
+        "--python-version", python, "--implementation", "py", "--abi", "none", "--platform", "any",
+    ]
+    _run([*pip, *wheels, *TEST_DEPS])
+    _run([*pip, *wheels, "--no-deps", *NO_DEPS])
+    for requirement, folder in SOURCE_DEPS.items():
+        _copy_from_sdist(pip, requirement, folder, tmp)
     shutil.rmtree(target, ignore_errors=True)
     tmp.rename(target)
     (target / ".deps-stamp").write_text(want + "\n")
     return target
+
+
+def _copy_from_sdist(pip: list[str], requirement: str, folder: str, target: Path) -> None:
+    """The Python files of ``folder`` in the sdist of ``requirement``, into ``target``."""
+    with tempfile.TemporaryDirectory() as downloads:
+        _run([*pip, "download", "--quiet", "--no-deps", "--no-binary=:all:", "--dest", downloads, requirement])
+        (sdist,) = Path(downloads).iterdir()
+        with tarfile.open(sdist) as archive:
+            top = archive.getnames()[0].split("/")[0]
+            prefix = f"{top}/{folder}/"
+            wanted = (".py", ".pyi", "py.typed")
+            for member in archive.getmembers():
+                if member.isfile() and member.name.startswith(prefix) and member.name.endswith(wanted):
+                    dest = target / Path(folder).name / member.name[len(prefix):]
+                    dest.parent.mkdir(parents=True, exist_ok=True)
+                    source = archive.extractfile(member)
+                    assert source is not None
+                    dest.write_bytes(source.read())
 
 
 def _cache_for(python: str, root: Path) -> Path:

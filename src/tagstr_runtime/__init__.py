@@ -24,6 +24,7 @@ __all__ = [
     "TemplateLibraryTag",
     "TemplateTag",
     "accepts_template",
+    "as_tag_args",
     "compile",
     "convert",
     "desugar",
@@ -32,6 +33,7 @@ __all__ = [
     "install",
     "is_interpolation",
     "template_tag",
+    "to_template",
     "uninstall",
 ]
 
@@ -46,7 +48,9 @@ _LAZY = {
     "TemplateLibraryTag": "_bridge",
     "TemplateTag": "_bridge",
     "accepts_template": "_bridge",
+    "as_tag_args": "_bridge",
     "template_tag": "_bridge",
+    "to_template": "_bridge",
     "compile": "_compile",
     "convert": "_format",
     "format_value": "_format",
@@ -60,7 +64,14 @@ _LAZY = {
 }
 
 if TYPE_CHECKING:
-    from tagstr_runtime._bridge import TemplateLibraryTag, TemplateTag, accepts_template, template_tag
+    from tagstr_runtime._bridge import (
+        TemplateLibraryTag,
+        TemplateTag,
+        accepts_template,
+        as_tag_args,
+        template_tag,
+        to_template,
+    )
     from tagstr_runtime._compile import compile
     from tagstr_runtime._compile import desugar_ast
     from tagstr_runtime._render import desugar

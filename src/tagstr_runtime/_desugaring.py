@@ -38,6 +38,7 @@ from tagstr_runtime._parser import Broken, ParseResult, scan
 from tagstr_runtime._placeholder import placeholder_text
 from tagstr_runtime._repeated_warnings import shown_once
 from tagstr_runtime._source import SourceText
+from tagstr_runtime.analysis.sites import Site
 
 __all__ = ["Desugaring", "collector_paused"]
 
@@ -81,6 +82,8 @@ class Desugaring:
     placeholder: str | None
     emitter: Emitter
     tree: ast.AST
+    _sites: list[Site]  # as the generator made them: nested ones first
+    _sorted_sites: tuple[Site, ...] | None
 
     def __init__(
         self,
@@ -108,6 +111,15 @@ class Desugaring:
         """The outermost tag strings (nested ones hang off their fields)."""
         return self.result.tag_strings
 
+    @property
+    def sites(self) -> tuple[Site, ...]:
+        """Every tag string desugared (nested ones too), in source order: what its tag
+        receives and where (``analysis.sites``).  A tag string in an annotation stored
+        as text (PEP 563, runtime emitter) is not desugared and has none."""
+        if self._sorted_sites is None:
+            self._sorted_sites = tuple(sorted(self._sites, key=_site_start))
+        return self._sorted_sites
+
     def _build(
         self,
         text: str,
@@ -129,6 +141,8 @@ class Desugaring:
             raise first_error(scanned, src, filename, mode, flags, feature_version) from None
         self.result = result = scanned
         self.placeholder = None
+        self._sites = []
+        self._sorted_sites = None
         if not result.tag_strings:
             if standard_error is not None:
                 raise standard_error
@@ -148,6 +162,7 @@ class Desugaring:
             generator = Generator(src, filename, chained, self.emitter,
                                   future_annotations=_future_annotations(tree, flags))
             tree = generator.replace_in(tree, result.tag_strings)
+            self._sites = generator.sites
         except RecursionError:
             first = result.tag_strings[0]
             raise error_at(src, filename, E.TOO_DEEP, first.span.start, first.tag_span.end) from None
@@ -181,6 +196,10 @@ class Desugaring:
                     span = warning.span
                     raise error_at(src, filename, warning.message, span.start, span.end,
                                    kind=ErrorKind.ESCAPE) from None
+
+
+def _site_start(site: Site) -> int:
+    return site.tag.span.start
 
 
 def _future_annotations(tree: ast.AST, flags: int) -> bool:

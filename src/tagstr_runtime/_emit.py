@@ -14,15 +14,21 @@ takes generated code apart again:
 * ``_render.ReadableEmitter``: the text form ``desugar()`` prints.
 
 Every node an emitter returns must carry a position (``located``): the
-generator hands it the ``Position`` of the part it stands for.
+generator hands it the ``Position`` of the part it stands for.  Why over 400
+lines and not split: ``RuntimeEmitter``'s slots, hoisting and prologue work on
+one table, and the emitters share ``Emitter``'s helpers.
 """
 
 from __future__ import annotations
 
 import ast
-from typing import Any, Iterable, NamedTuple, Sequence, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Sequence, TypeVar, cast
 
-from tagstr_runtime._model import Field, TagString
+from tagstr_runtime._escapes import spec_texts
+from tagstr_runtime._model import Field, Literal, TagString
+
+if TYPE_CHECKING:
+    from tagstr_runtime._rt import Entry
 
 __all__ = [
     "Emitter", "Position", "RUNTIME_MODULE", "RuntimeEmitter", "TABLE_NAME", "TagCall", "hoisted_name",
@@ -118,6 +124,10 @@ def located(node: _N, at: Position) -> _N:
     call either, the emitters place tens of thousands of nodes)."""
     node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = at  # type: ignore[attr-defined]
     return node
+
+
+def position_of(node: ast.expr) -> Position:
+    return (node.lineno, node.col_offset, node.end_lineno or 0, node.end_col_offset or 0)
 
 
 def prologue_index(body: list[ast.stmt]) -> int:
@@ -225,8 +235,8 @@ class RuntimeEmitter(Emitter):
         self.salt = salt
         self.table_name = f"__tagstr_{salt}__" if salt else TABLE_NAME
         self.hoist = hoist and by_name
-        self.entries: list[tuple[str, str]] = []  # (cooked, raw) of each Decoded slot
-        self._index: dict[tuple[str, str], int] = {}
+        self.entries: list[Entry] = []  # (cooked, raw) of each Decoded slot, or a spec's (_rt.Entry)
+        self._index: dict[Entry, int] = {}
         self.hoisted: list[ast.Call] = []  # the Interpolation(...) calls the prologue builds
         self._placed: list[tuple[list[ast.expr], int, ast.Call]] = []  # where each was taken from
         self._pending: list[ast.Call] = []  # this tag string's Interpolation(...) calls
@@ -239,18 +249,34 @@ class RuntimeEmitter(Emitter):
         return located(ast.Subscript(name, located(ast.Constant(index), at), _LOAD), at)
 
     def decoded(self, cooked: str, raw: str, at: Position) -> ast.expr:
-        key = (cooked, raw)
-        index = self._index.get(key)
+        return self.slot((cooked, raw), at)
+
+    def slot(self, entry: Entry, at: Position) -> ast.expr:
+        index = self._index.get(entry)
         if index is None:
-            self.entries.append(key)
-            index = self._index[key] = len(self.entries)
+            self.entries.append(entry)
+            index = self._index[entry] = len(self.entries)
         return self.ref(index, at)
 
     def interpolation(self, field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.expr:
+        constant = isinstance(spec, ast.Constant)
+        if field.spec and any(isinstance(part, Literal) and "\\" in part.raw for part in field.spec):
+            spec = self.raw_spec(field, spec)
         node = located(ast.Call(self.ref(0, at), [self.fields_tuple(field, value, spec, at)], []), at)
-        if self.hoist and isinstance(spec, ast.Constant):
+        if self.hoist and constant:
             self._pending.append(node)
         return node
+
+    def raw_spec(self, field: Field, spec: ast.expr) -> ast.expr:
+        """A spec with a backslash: a ``RawSpec`` slot, or with nested fields a call of the
+        slot that builds it from their formatted texts (``_rt.table``), for the bridge."""
+        at = position_of(spec)
+        slot = self.slot(spec_texts(field.spec or ()), at)
+        if isinstance(spec, ast.Constant):
+            return slot
+        fields = [piece for piece in cast(ast.JoinedStr, spec).values if isinstance(piece, ast.FormattedValue)]
+        formatted = [located(ast.JoinedStr([piece]), position_of(piece)) for piece in fields]
+        return located(ast.Call(slot, cast(Any, formatted), []), at)
 
     def call(self, site: TagCall) -> ast.expr:
         args = site.args
@@ -263,8 +289,7 @@ class RuntimeEmitter(Emitter):
                     self.hoisted.append(arg)
                     self._placed.append((args, index, arg))
                     name = ast.Name(hoisted_name(len(self.hoisted), self.salt), _LOAD)
-                    args[index] = located(name, (arg.lineno, arg.col_offset, arg.end_lineno or 0,
-                                                 arg.end_col_offset or 0))
+                    args[index] = located(name, position_of(arg))
         return located(ast.Call(site.func, args, []), site.at)
 
     def hoistable(

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import codecs
 import re
+from typing import Sequence
 
-__all__ = ["BadEscape", "cook", "cook_checked"]
+from tagstr_runtime._model import Field, Literal
+
+__all__ = ["BadEscape", "cook", "cook_checked", "cooked_origins", "spec_texts"]
 
 _ESCAPE = re.compile(
     r"""\\(?:
@@ -97,3 +100,53 @@ def cook_checked(raw: str, named_escape_may_end: bool = False) -> str:
 def cook(raw: str) -> str:
     """Cook ``raw`` for ``Decoded(raw)``; invalid escapes raise ``ValueError``."""
     return cook_checked(raw)
+
+
+def cooked_origins(raw: str) -> list[int]:
+    """For each character of the cooked text of ``raw`` (cooked without error), the index
+    in ``raw`` that produced it, then ``len(raw)``.
+
+    The same escapes as ``cook_checked``, read by the same expression: an escape maps every
+    character it produced to its backslash; text kept as written (unknown escapes such as
+    ``\\d``, a trailing ``\\N`` before a field) maps each character to itself; a
+    backslash-newline produces nothing.  Source maps of literal runs use it (``analysis.sites``).
+    """
+    out: list[int] = []
+    if "\\" in raw:
+        pos = 0
+        for m in _ESCAPE.finditer(raw):
+            out.extend(range(pos, m.start()))
+            pos = m.end()
+            kind = m.lastgroup
+            if kind == "newline":
+                continue
+            if kind in ("other", "end", "bad"):  # kept verbatim (a bad one did not raise: a trailing \\N)
+                out.extend(range(m.start(), pos))
+            else:
+                out.append(m.start())
+        out.extend(range(pos, len(raw)))
+    else:
+        out.extend(range(len(raw)))
+    out.append(len(raw))
+    return out
+
+
+def spec_texts(parts: Sequence[Literal | Field]) -> tuple[tuple[str, ...], tuple[str, ...] | str]:
+    """A spec's literal texts around its fields (a field's ``=`` text ends the one before
+    it), and what ``t"..."`` makes of each: escapes processed; or why it rejects them."""
+    runs: list[tuple[str, str]] = []  # (literal text, the next field's '=' text)
+    text = ""
+    for part in parts:
+        if isinstance(part, Literal):
+            text += part.raw
+        else:
+            runs.append((text, part.debug or ""))
+            text = ""
+    raws = tuple(literal + debug for literal, debug in runs) + (text,)
+    try:
+        # '\\N' then a field is '\\N' and an interpolation (SPEC 2), as in a body
+        cooked = [cook_checked(literal, named_escape_may_end=True) + debug for literal, debug in runs]
+        cooked.append(cook_checked(text))
+    except BadEscape as error:
+        return raws, error.message
+    return raws, tuple(cooked)

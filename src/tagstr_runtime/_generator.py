@@ -26,6 +26,7 @@ from tagstr_runtime._errors import error_at
 from tagstr_runtime._model import Field, Literal, Span, TagString
 from tagstr_runtime._parser import _SPACE, _match_end
 from tagstr_runtime._source import SourceText
+from tagstr_runtime.analysis.sites import Hole, Run, Site, make_run, spec_args
 
 __all__ = ["Generator"]
 
@@ -60,6 +61,8 @@ class Generator:
         #: annotations are stored as text (PEP 563) and the emitter wants them so
         self._text_annotations = future_annotations and emitter.annotations_as_text
         self._in_annotation = False
+        #: every tag string desugared, nested ones before the one that holds them
+        self.sites: list[Site] = []
 
     def position(self, span: Span) -> Position:
         """Cached: a tag string's span is asked for three times, a field's twice."""
@@ -169,12 +172,17 @@ class Generator:
     def generate(self, node: ast.Call, tag: TagString) -> ast.expr:
         self.replaced += 1
         path, enclosing = tuple(self._path), self._enclosing
+        sites = self.sites
+        mark = len(sites)
         values = self.field_values(node, tag)
         emitter = self.emitter
+        text = self.source.text
         args: list[ast.expr] = []
+        received: list[Run | Hole] = []  # the site's arguments
         # a run of literal text: one Decoded (a debug field's text joins the literal before it)
         raw: list[str] = []
         cooked: list[str] = []
+        pieces: list[Literal | Field] = []
         run_start = run_end = -1
         for part in tag.parts:
             if isinstance(part, Literal):
@@ -182,6 +190,7 @@ class Generator:
                     run_start = part.span.start
                 raw.append(part.raw)
                 cooked.append(part.cooked)
+                pieces.append(part)
                 run_end = part.span.end
                 continue
             if part.debug is not None:
@@ -189,18 +198,36 @@ class Generator:
                     run_start = part.span.start
                 raw.append(part.debug)
                 cooked.append(part.debug)
+                pieces.append(part)
                 run_end = part.span.start + 1 + len(part.debug)
             if raw:
-                args.append(emitter.decoded("".join(cooked), "".join(raw), self._between(run_start, run_end)))
+                joined, joined_raw = "".join(cooked), "".join(raw)
+                args.append(emitter.decoded(joined, joined_raw, self._between(run_start, run_end)))
+                received.append(make_run(joined, joined_raw, tuple(pieces), text))
                 raw.clear()
                 cooked.clear()
+                pieces.clear()
             at = self.position(part.span)
-            spec = located(ast.Constant(None), at) if part.spec is None else self.spec(part, values)
-            args.append(emitter.interpolation(part, values[part.span.start], spec, at))
+            value = values[part.span.start]
+            if part.spec is None:
+                args.append(emitter.interpolation(part, value, located(ast.Constant(None), at), at))
+                received.append(Hole(part, value, part.expr, None))
+            else:
+                args.append(emitter.interpolation(part, value, self.spec(part, values), at))
+                received.append(Hole(part, value, part.expr, spec_args(part, values, text)))
         if raw:
-            args.append(emitter.decoded("".join(cooked), "".join(raw), self._between(run_start, run_end)))
+            joined, joined_raw = "".join(cooked), "".join(raw)
+            args.append(emitter.decoded(joined, joined_raw, self._between(run_start, run_end)))
+            received.append(make_run(joined, joined_raw, tuple(pieces), text))
         assert isinstance(node.func, ast.Name)
-        return emitter.call(TagCall(tag, node.func, args, self.position(tag.span), path, enclosing))
+        at = self.position(tag.span)
+        site = Site(tag, node.func, tuple(received), at, self.source, path, enclosing)
+        for inner in sites[mark:]:  # the tag strings nested in its fields (and deeper)
+            if inner.parent is None:
+                inner.parent = site
+        sites.append(site)
+        site.call = call = emitter.call(TagCall(tag, node.func, args, at, path, enclosing))
+        return call
 
     def field_values(self, node: ast.Call, tag: TagString) -> dict[int, ast.expr]:
         """Each field's expression (nested tag strings replaced), by the field's offset.

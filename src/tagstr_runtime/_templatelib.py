@@ -9,13 +9,18 @@ longer than ``interpolations``, iteration skipping empty strings, ``+`` only
 between templates, ``repr``, pickling, immutability, no subclassing, identity
 equality); ``tests/tagstr_runtime/test_templatelib.py`` runs the same
 assertions against the real module on 3.14.  It is not ``string.templatelib``:
-an ``isinstance`` check against the real classes cannot pass on 3.11-3.13.
+an ``isinstance`` check against the real classes cannot pass on 3.11-3.13,
+and its messages name ``tagstr_runtime.templatelib`` where 3.14's name
+``string.templatelib``, a module that does not exist before 3.14.
 """
 
 from __future__ import annotations
 
 from types import GenericAlias
 from typing import Any, Generic, Iterator, Literal, NoReturn, TypeVar, overload
+
+#: The public module that exports these classes: what messages call them.
+_MODULE = "tagstr_runtime.templatelib"
 
 __all__ = ["Interpolation", "Template", "convert"]
 
@@ -32,7 +37,7 @@ class _Final:
     def __init_subclass__(cls, **kwargs: object) -> None:
         if _Final not in cls.__bases__:
             final = next(base for base in cls.__mro__[1:] if _Final in base.__bases__)
-            raise TypeError(f"type 'string.templatelib.{final.__name__}' is not an acceptable base type")
+            raise TypeError(f"type '{_MODULE}.{final.__name__}' is not an acceptable base type")
         super().__init_subclass__(**kwargs)
 
     def __setattr__(self, name: str, value: object) -> NoReturn:
@@ -127,8 +132,8 @@ class Template(_Final):
     def __add__(self, other: Template) -> Template:
         if not isinstance(other, Template):
             raise TypeError(
-                "can only concatenate string.templatelib.Template "
-                f'(not "{type(other).__name__}") to string.templatelib.Template'
+                f"can only concatenate {_MODULE}.Template "
+                f'(not "{type(other).__name__}") to {_MODULE}.Template'
             )
         middle = self.strings[-1] + other.strings[0]
         strings = (*self.strings[:-1], middle, *other.strings[1:])
@@ -136,7 +141,7 @@ class Template(_Final):
 
     def __radd__(self, other: object) -> Template:
         if isinstance(other, str):
-            raise TypeError('can only concatenate str (not "string.templatelib.Template") to str')
+            raise TypeError(f'can only concatenate str (not "{_MODULE}.Template") to str')
         return NotImplemented
 
     def __repr__(self) -> str:

@@ -23,6 +23,7 @@ __all__ = [
     "DecodedConcrete",
     "Interpolation",
     "InterpolationConcrete",
+    "RawSpec",
     "TagFunction",
     "is_interpolation",
 ]
@@ -85,6 +86,42 @@ class Decoded(str):
 
 def _decoded_from_parts(cooked: str, raw: str) -> Decoded:
     return Decoded._from_parts(cooked, raw)
+
+
+class RawSpec(str):
+    """A format spec whose text has a backslash: a ``str`` as written, as every spec (SPEC 3).
+
+    It also keeps the text ``t"..."`` would build (escapes processed, nested
+    fields as formatted), which the bridge hands to template libraries; every
+    other spec is a plain ``str``.  See docs/decisions.md, "Format specs with
+    escapes in the bridge".
+    """
+
+    _cooked: str | None  # None: t"..." rejects the text, for the reason in _error
+    _error: str
+
+    @classmethod
+    def _from_parts(cls, raw: str, cooked: str | None, error: str = "") -> RawSpec:
+        self = str.__new__(cls, raw)
+        object.__setattr__(self, "_cooked", cooked)
+        object.__setattr__(self, "_error", error)
+        return self
+
+    def t_string_text(self) -> str:
+        """The spec of the same field in ``t"..."``; ``ValueError`` if that would not compile."""
+        if self._cooked is None:
+            raise ValueError(f'format spec {str(self)!r}: {self._error} (t"..." rejects it)')
+        return self._cooked
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_raw_spec_from_parts, (str(self), self._cooked, self._error))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a format spec is immutable; cannot set {name!r}")
+
+
+def _raw_spec_from_parts(raw: str, cooked: str | None, error: str) -> RawSpec:
+    return RawSpec._from_parts(raw, cooked, error)
 
 
 class Interpolation(

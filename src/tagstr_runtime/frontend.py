@@ -10,7 +10,9 @@ The pipeline, file by file (see ``docs/architecture.md``)::
 
     source text --parse()--> ParseResult (TagString / Field / Literal, with Spans)
                 --placeholder_text()--> text CPython parses (same lines, same byte columns)
-                --Desugaring(emitter=...)--> standard ``ast`` tree for one consumer
+                --Desugaring(emitter=...)--> standard ``ast`` tree for one consumer,
+                                             and ``.sites`` (Site / Run / Hole): each tag
+                                             string as its tag receives it, with source maps
 
 A consumer that needs a different shape of generated code passes its own
 ``Emitter``; it never takes the runtime's generated code apart.
@@ -46,6 +48,7 @@ if TYPE_CHECKING:
     )
     from tagstr_runtime._placeholder import mask_text, placeholder_text
     from tagstr_runtime._precompile import python_files
+    from tagstr_runtime.analysis.sites import Hole, Run, Site
 
 # The parser and the desugarer are imported on first use: a plugin that loads
 # this module for its names and meets no tag string (a mypy run over a codebase
@@ -76,6 +79,9 @@ _LAZY = {
     "mask_text": "_placeholder",
     "placeholder_text": "_placeholder",
     "python_files": "_precompile",
+    "Hole": "analysis.sites",
+    "Run": "analysis.sites",
+    "Site": "analysis.sites",
 }
 
 
@@ -107,6 +113,7 @@ __all__ = [
     "ErrorKind",
     "Field",
     "HARD_KEYWORDS",
+    "Hole",
     "INTERPOLATION_TYPE",
     "KEYWORDS_BEFORE_STRING",
     "Literal",
@@ -115,8 +122,10 @@ __all__ = [
     "PatchWarning",
     "Pos",
     "Position",
+    "Run",
     "RuntimeEmitter",
     "STRING_PREFIXES",
+    "Site",
     "SourceText",
     "Span",
     "TEMPLATE_PREFIXES",

@@ -4,7 +4,9 @@ Import ``Template``, ``Interpolation`` and ``convert`` from here to write a
 template library (or a test of one) that runs on every supported Python:
 from 3.14 on these are the standard classes themselves, so ``t"..."``
 literals and ``template_tag`` tags build the same objects.  Before 3.14 they
-come from ``tagstr_runtime._templatelib``, whose docstring lists what it copies.
+come from ``tagstr_runtime._templatelib``, whose docstring lists what it
+copies; libraries that check for a backport's class instead get it from
+``template_tag(fn, template_type=...)``.
 """
 
 from __future__ import annotations

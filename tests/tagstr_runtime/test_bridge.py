@@ -22,7 +22,7 @@ from tagstr_runtime.templatelib import Interpolation as TemplateInterpolation
 
 PY314 = sys.version_info >= (3, 14)
 
-NAMES = {"x": 1, "w": 5, "s": "é<b>", "items": [1, 2]}
+NAMES = {"x": 1, "w": 5, "s": "é<b>", "items": [1, 2], "b": "\\"}
 
 
 def identity(template: Template) -> Template:
@@ -30,7 +30,8 @@ def identity(template: Template) -> Template:
 
 
 def run(expression: str, **names: Any) -> Any:
-    namespace: dict[str, Any] = {**NAMES, "tt": template_tag(identity), **names}
+    namespace: dict[str, Any] = {**NAMES, "tt": template_tag(identity), "rtt": template_tag(identity, raw=True),
+                                 **names}
     return eval(tagstr_runtime.compile(expression, "<test>", "eval"), namespace)
 
 
@@ -67,6 +68,20 @@ SAME_AS_314 = [
     pytest.param('"{items[0]}{items["k" == "k"]}"', ("", "", ""),
                  [(1, "items[0]", None, ""), (2, 'items["k" == "k"]', None, "")], id="nested quotes"),
     pytest.param("'''a\n{x}\nb'''", ("a\n", "\nb"), [(1, "x", None, "")], id="triple-quoted"),
+    # format specs with escapes: processed as in t"..." (a tag receives them as written, SPEC 3)
+    pytest.param('"<i>{x:\\x3e10}</i>"', ("<i>", "</i>"), [(1, "x", None, ">10")], id="spec: hex escape"),
+    pytest.param('"{x:\\u003e3}{x:\\0763}"', ("", "", ""), [(1, "x", None, ">3"), (1, "x", None, ">3")],
+                 id="spec: unicode and octal escapes"),
+    pytest.param('"{x:\\t}"', ("", ""), [(1, "x", None, "\t")], id="spec: tab"),
+    pytest.param('"{x:\\\\>3}"', ("", ""), [(1, "x", None, "\\>3")], id="spec: escaped backslash"),
+    pytest.param('"{x:\\\n>3}"', ("", ""), [(1, "x", None, ">3")], id="spec: line continuation"),
+    pytest.param('"{x:{w}\\x3e{w}}"', ("", ""), [(1, "x", None, "5>5")], id="spec: escape between nested fields"),
+    pytest.param('"{x:{b}\\x3e{w}}"', ("", ""), [(1, "x", None, "\\>5")],
+                 id="spec: a nested field's backslash is a value, never an escape"),
+    pytest.param('"{x:{w=}\\x3e}"', ("", ""), [(1, "x", None, "w=5>")], id="spec: debug field then an escape"),
+    pytest.param('"a{x=:\\x3e3}"', ("ax=", ""), [(1, "x", None, ">3")], id="spec: debug field with an escape"),
+    pytest.param('"{x!r:\\x3e{w!s:>2}}"', ("", ""), [(1, "x", "r", "> 5")], id="spec: conversion, nested spec"),
+    pytest.param('"\\x41{x:\\x3e3}\\x42"', ("A", "B"), [(1, "x", None, ">3")], id="spec and body escapes"),
 ]
 
 
@@ -77,6 +92,77 @@ def test_template_tag_builds_what_a_t_string_builds(
     assert structure(run("tt" + body)) == (strings, interpolations)
     if PY314:
         assert structure(run("t" + body)) == (strings, interpolations)
+
+
+# raw=True builds what rt"..." builds: every text as written (braces collapsed)
+SAME_AS_314_RAW = [
+    pytest.param('"a{x}b"', ("a", "b"), [(1, "x", None, "")], id="plain"),
+    pytest.param('"caf\\u00e9 \\n\\d{x}"', ("caf\\u00e9 \\n\\d", ""), [(1, "x", None, "")], id="body escapes"),
+    pytest.param('"{{x}}\\N{{BULLET}}"', ("{x}\\N{BULLET}",), [], id="braces and \\N"),
+    pytest.param('"<i>{x:\\x3e10}</i>"', ("<i>", "</i>"), [(1, "x", None, "\\x3e10")], id="spec escape"),
+    pytest.param('"{x:{b}\\x3e{w}}"', ("", ""), [(1, "x", None, "\\\\x3e5")], id="spec escape and nested fields"),
+    pytest.param('"\\t{x=!s:\\x3e3}"', ("\\tx=", ""), [(1, "x", "s", "\\x3e3")], id="debug, conversion, spec"),
+    pytest.param('"{x:{w=}\\t}"', ("", ""), [(1, "x", None, "w=5\\t")], id="nested debug field"),
+]
+
+
+@pytest.mark.parametrize(("body", "strings", "interpolations"), SAME_AS_314_RAW)
+def test_a_raw_template_tag_builds_what_an_rt_string_builds(
+    body: str, strings: tuple[str, ...], interpolations: list[tuple[Any, ...]]
+) -> None:
+    assert structure(run("rtt" + body)) == (strings, interpolations)
+    assert structure(tagstr_runtime.to_template(*run("args" + body, args=lambda *a: a), raw=True)) == (
+        strings, interpolations
+    )
+    if PY314:
+        assert structure(run("rt" + body)) == (strings, interpolations)
+
+
+def test_a_spec_a_t_string_rejects_is_a_value_error_naming_it() -> None:
+    with pytest.raises(ValueError) as caught:
+        run('tt"{x:\\x4}"')
+    assert str(caught.value) == """{x}: format spec '\\\\x4': truncated \\xXX escape (t"..." rejects it)"""
+    assert structure(run('rtt"{x:\\x4}"')) == (("", ""), [(1, "x", None, "\\x4")])
+    if PY314:  # 3.14 rejects it when compiling (a UnicodeDecodeError, a ValueError)
+        with pytest.raises((SyntaxError, ValueError)):
+            run('t"{x:\\x4}"')
+
+
+def test_a_tag_receives_specs_as_written_whatever_the_bridge_builds() -> None:
+    """SPEC 3: a spec with an escape reaches a tag as written, a ``str`` equal to its source text."""
+    args = run('args"{x:\\x3e3}{x:{w}\\t}"', args=lambda *a: a)
+    assert [arg.format_spec for arg in args] == ["\\x3e3", "5\\t"]
+    assert all(isinstance(arg.format_spec, str) for arg in args)
+    again = pickle.loads(pickle.dumps(args[0].format_spec))
+    assert again == "\\x3e3"
+    assert structure(tagstr_runtime.to_template(Interpolation((lambda: 1, "x", None, again)))) == (
+        ("", ""), [(1, "x", None, ">3")]
+    )
+
+
+MODULE = """
+x = 1
+at_module_level = tt"{x:\\x3e3}"
+def in_a_function(w):
+    return tt"{x:\\x3e3}{x:{w}\\x3e}"
+"""
+
+
+def test_spec_escapes_in_modules_and_functions() -> None:
+    """The exec form: an interpolation built once by the module's prologue, and one per call."""
+    namespace: dict[str, Any] = {"tt": template_tag(identity)}
+    exec(tagstr_runtime.compile(MODULE, "<test>", "exec"), namespace)
+    assert structure(namespace["at_module_level"]) == (("", ""), [(1, "x", None, ">3")])
+    assert structure(namespace["in_a_function"](7)) == (("", "", ""), [(1, "x", None, ">3"), (1, "x", None, "7>")])
+
+
+def test_a_nested_field_s_spec_is_formatted_as_written_by_the_tag_string() -> None:
+    """Before the tag runs (SPEC 3, 4): its escape is not processed, where 3.14 processes it
+    (docs/python314.md; the migration keeps such a tag string, MIG010)."""
+    with pytest.raises(ValueError, match="Invalid format specifier"):
+        run('tt"{x:{w:\\x3e2}}"')
+    if PY314:
+        assert structure(run('t"{x:{w:\\x3e2}}"')) == (("", ""), [(1, "x", None, " 5")])
 
 
 def test_a_named_character_is_spelled_with_single_braces_in_a_t_string() -> None:
@@ -152,6 +238,7 @@ def test_template_tag_keeps_the_function_s_metadata() -> None:
     assert tag.__name__ == "escape_html" and tag.__doc__ == escape_html.__doc__
     assert tag.__wrapped__ is escape_html
     assert repr(tag).startswith("template_tag(<function escape_html")
+    assert repr(template_tag(escape_html, raw=True)).endswith(", raw=True)")
 
 
 def test_a_wrong_argument_is_a_type_error() -> None:
