@@ -17,7 +17,8 @@ from mypy.options import Options
 from mypy.renaming import LimitedVariableRenameVisitor, VariableRenameVisitor
 from mypy.semanal_pass1 import SemanticAnalyzerPreAnalysis
 
-from tagstr_mypy import _parse_hook
+from tagstr_mypy import _builds, _parse_hook
+from tagstr_mypy._build_state import BuildState
 
 __all__ = ["adopt", "enter_module", "module_options", "swap"]
 
@@ -25,23 +26,27 @@ __all__ = ["adopt", "enter_module", "module_options", "swap"]
 def enter_module(args: tuple[Any, ...], kwds: dict[str, Any]) -> None:
     """Before ``SemanticAnalyzer.file_context(file_node, options)``: swap the
     module's tree in, if one waits for it."""
-    if not _parse_hook.PENDING:  # the common case: nothing waits
+    options = args[2] if len(args) > 2 else kwds.get("options")
+    if not isinstance(options, Options):
+        return
+    # the module's options share the build's lists (_builds)
+    build = _builds.build_of(options.always_true, options.always_false)
+    if build is None or not build.state.pending:  # the common case: nothing waits
         return
     file_node = args[1] if len(args) > 1 else kwds.get("file_node")
-    options = args[2] if len(args) > 2 else kwds.get("options")
-    if isinstance(file_node, MypyFile) and isinstance(options, Options):
-        swap(file_node, options)
+    if isinstance(file_node, MypyFile):
+        swap(build.state, file_node, options)
 
 
-def swap(file: MypyFile, options: Options) -> bool:
+def swap(state: BuildState, file: MypyFile, options: Options) -> bool:
     """Put the tree waiting for ``file`` in place (``options``: the module's);
-    False when none waits, or it waits for another build's tree of this file."""
-    pending = _parse_hook.PENDING.get(file.path)
-    if pending is None or pending.always_true is not options.always_true or "__name__" in file.names:
+    False when none waits."""
+    pending = state.pending.get(file.path)
+    if pending is None or "__name__" in file.names:
         # (a tree whose top level was analysed already is an older tree of the
         # file: dmypy keeps one while a blocking error stops an update)
         return False
-    del _parse_hook.PENDING[file.path]
+    del state.pending[file.path]
     adopt(file, _parse_hook.convert(pending, file.path, options), options)
     return True
 

@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # the hook modules import mypy's checker: not at start-up
     from mypy.types import CallableType, Type
 
     from tagstr_mypy._call_errors import CallErrors
+    from tagstr_mypy._parse_hook import Pending
 
 __all__ = ["BuildState", "remember"]
 
@@ -30,6 +31,13 @@ LIMIT = 4096
 
 class BuildState:
     def __init__(self) -> None:
+        # what the parse hook made of each file with tag strings (path -> ...),
+        # replaced at each parse of the file, kept by ``forget``: the desugared
+        # tree waiting for the module's MypyFile (_adopt.swap), and each
+        # interpolation's source text by its lambda's (line, column), which
+        # messages quote
+        self.pending: dict[str, Pending] = {}
+        self.expressions: dict[str, dict[tuple[int, int], str]] = {}
         # tag verdicts (_verdicts.py): by signature value, and by the tag type's
         # identity (the object is held, so its id is not reused while it lives)
         self.verdicts: dict[object, str | None] = {}
@@ -46,7 +54,7 @@ class BuildState:
 
     def forget(self) -> None:
         """No verdict outlives the definitions it was made from, nor keeps an
-        older update's types alive."""
+        older update's types alive (what a parse made stays: it is replaced)."""
         self.verdicts.clear()
         self.verdicts_by_id.clear()
         self.lambda_formals.clear()

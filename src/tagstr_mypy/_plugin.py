@@ -86,12 +86,12 @@ def _template_call_hook(state: BuildState, ctx: MethodContext) -> Type:
 class TagstrPlugin(Plugin):
     def __init__(self, options: Options) -> None:
         super().__init__(options)
-        _parse_hook.use_stdlib_parser_in_worker(options)
-        _parse_hook.install(self, options)
-        _swap_point.install(enter_module)
-        _follow.add_options(options)
         #: this build's caches; the hooks handed to mypy are bound to them
         self.state = state = BuildState()
+        _parse_hook.use_stdlib_parser_in_worker(options)
+        _parse_hook.install(self, options, state)
+        _swap_point.install(enter_module)
+        _follow.add_options(options)
         # mypy asks every plugin for a hook at every call, method call and
         # operator it checks: a dictionary's ``get`` answers without running
         # Python code (these attributes shadow the methods below, which say the same)
@@ -114,7 +114,7 @@ class TagstrPlugin(Plugin):
 
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
         self.state.forget()
-        pending = _parse_hook.PENDING.get(file.path)
+        pending = self.state.pending.get(file.path)
         if pending is None:
             return []
         if file.raw_data is not None:
@@ -123,14 +123,14 @@ class TagstrPlugin(Plugin):
             # Without bytes, the worker parses the file itself (see
             # _parse_hook.use_stdlib_parser_in_worker).
             file.raw_data = None
-            del _parse_hook.PENDING[file.path]
+            del self.state.pending[file.path]
         else:
             # Swapped here when mypy computes the module's dependencies: while it
             # loads the graph, with the cyclic collector off (the converted tree is
             # then moved to the oldest generation with mypy's own).  A module that
             # mypy re-parses without computing them (stale due to deps) gets its
             # tree where the semantic analyzer enters it (_swap_point).
-            swap(file, module_options(self.options, file.fullname, pending.text))
+            swap(self.state, file, module_options(self.options, file.fullname, pending.text))
         # the module's tree imports the checker's stand-ins
         return [(_PRI_HIGH, CHECKER_MODULE, -1)]
 

@@ -1,7 +1,7 @@
 """Where a desugared tree replaces its placeholder: the semantic analyzer's entry to the module.
 
 With mypy's native parser, a module with tag strings is parsed from its
-placeholder text, and its real tree waits in ``_parse_hook.PENDING``.  It
+placeholder text, and its real tree waits in ``BuildState.pending``.  It
 must be in place before semantic analysis, on every path mypy takes:
 
 * no plugin hook sees every parsed tree: ``get_additional_deps`` runs only

@@ -199,7 +199,7 @@ class TagCall:
             error = fail_signature(self.api, self.tag_expr, self.name, tag, names.ours_ambiguous())
         Rejection(
             self.api, self.tag_expr, self.tag_type, self.name, self.callable_name(),
-            self.args, self.arg_types, decoded, interpolation,
+            self.args, self.arg_types, decoded, interpolation, self.expression_texts(),
         ).explain(error)
 
     def callable_name(self) -> str | None:
@@ -302,7 +302,10 @@ class TagCall:
             return self.api.expr_checker.accept(lam.expr())
 
     def slot_text(self, index: int) -> str:
-        return expr_text(self.api, self.args[index]) or "?"
+        return expr_text(self.expression_texts(), self.args[index]) or "?"
+
+    def expression_texts(self) -> dict[tuple[int, int], str]:
+        return self.state.expressions.get(self.api.path, {})
 
     def loosened(self, typ: Type) -> Type:
         return self.declared("any_interpolation") if self.value_type(typ) is not None else typ

@@ -15,7 +15,7 @@ written by ``CheckerEmitter`` for the checker:
   generic wrapper's type per interpolation (which costs more than the rest of
   the tag string); the hooks see ``Interpolation[<the value's type>]``;
 * an expression's source text, which messages quote, is kept beside the tree
-  (``EXPRESSIONS``), keyed by its lambda's position;
+  (``CheckerTree.expressions``), keyed by its lambda's position;
 * one import of those typed stand-ins replaces the run-time table.
 
 Nothing here lexes, and nothing takes generated code apart: the runtime's
@@ -44,11 +44,6 @@ __all__ = ["CHECKER_MODULE", "CheckerEmitter", "CheckerTree", "checker_tree"]
 CALL_NAME = "__tagstr_call__"
 DECODED_NAME = "__tagstr_d__"
 _LOAD = ast.Load()
-
-#: file name -> {(line, column) of an interpolation's lambda: the expression's
-#: source text}, for the files whose tree was built last (one per file: each
-#: parse of a file replaces its entry)
-EXPRESSIONS: dict[str, dict[tuple[int, int], str]] = {}
 
 
 class CheckerEmitter(Emitter):
@@ -152,6 +147,8 @@ def _zero_width(at: Position) -> Position:
 class CheckerTree(NamedTuple):
     tree: ast.Module
     desugaring: Desugaring
+    #: (line, column) of an interpolation's lambda -> the expression's source text
+    expressions: dict[tuple[int, int], str]
 
 
 def checker_tree(
@@ -187,8 +184,8 @@ def checker_tree(
     if char_columns and not text.isascii():
         _to_char_columns(tree, desugaring.source)
     _out_of_reach(emitter.hooks)
-    EXPRESSIONS[filename] = {(lam.lineno, lam.col_offset): text for lam, text in emitter.lambdas}
-    return CheckerTree(tree, desugaring)
+    expressions = {(lam.lineno, lam.col_offset): text for lam, text in emitter.lambdas}
+    return CheckerTree(tree, desugaring, expressions)
 
 
 def _out_of_reach(names: list[ast.Name]) -> None:
