@@ -111,11 +111,15 @@ def _in_annotation(site: TagCall) -> bool:
     type: the f-string twin's error, not one about the hook's name, is right."""
     start = site.at[:2]
     for node in site.path:
-        for field in ("annotation", "returns"):
-            part = getattr(node, field, None)
-            if isinstance(part, ast.expr) and _within(start, part):
+        if isinstance(node, _ANNOTATED):
+            part = node.returns if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else node.annotation
+            if part is not None and _within(start, part):
                 return True
     return False
+
+
+#: the nodes with an annotation (``arg``, ``AnnAssign``) or a return annotation
+_ANNOTATED = (ast.arg, ast.AnnAssign, ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 def _is_base(site: TagCall) -> bool:
