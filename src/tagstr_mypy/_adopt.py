@@ -17,7 +17,7 @@ from mypy.options import Options
 from mypy.renaming import LimitedVariableRenameVisitor, VariableRenameVisitor
 from mypy.semanal_pass1 import SemanticAnalyzerPreAnalysis
 
-from tagstr_mypy import _builds, _parse_hook
+from tagstr_mypy import _builds, _parse_hook, _swap_point
 from tagstr_mypy._build_state import BuildState
 
 __all__ = ["adopt", "enter_module", "module_options", "swap"]
@@ -27,15 +27,14 @@ def enter_module(args: tuple[Any, ...], kwds: dict[str, Any]) -> None:
     """Before ``SemanticAnalyzer.file_context(file_node, options)``: swap the
     module's tree in, if one waits for it."""
     options = args[2] if len(args) > 2 else kwds.get("options")
-    if not isinstance(options, Options):
-        return
-    # the module's options share the build's lists (_builds)
-    build = _builds.build_of(options.always_true, options.always_false)
-    if build is None or not build.state.pending:  # the common case: nothing waits
-        return
     file_node = args[1] if len(args) > 1 else kwds.get("file_node")
-    if isinstance(file_node, MypyFile):
-        swap(build.state, file_node, options)
+    # the module's options share the build's lists (_builds)
+    if isinstance(options, Options) and isinstance(file_node, MypyFile):
+        build = _builds.build_of(options.always_true, options.always_false)
+        if build is not None and build.state.pending:
+            swap(build.state, file_node, options)
+    if not _builds.any_pending():
+        _swap_point.disarm()  # until a parse leaves a tree waiting
 
 
 def swap(state: BuildState, file: MypyFile, options: Options) -> bool:

@@ -30,7 +30,7 @@ from typing import Any, Callable, NamedTuple
 
 from tagstr_mypy._build_state import BuildState
 
-__all__ = ["Build", "build_of", "register"]
+__all__ = ["Build", "any_pending", "build_of", "register"]
 
 
 class Build(NamedTuple):
@@ -84,6 +84,12 @@ def build_of(always_true: object, always_false: object) -> Build | None:
     the plugin."""
     entry = _LISTS.get(id(always_true)) or _LISTS.get(id(always_false))
     return None if entry is None else entry[2]
+
+
+def any_pending() -> bool:
+    """Whether a tree waits in any live plugin build of the process."""
+    with _lock:
+        return any(entry[2].state.pending for entry in _LISTS.values())
 
 
 def _chained(previous: Callable[[Any], Any], mark: Callable[[Any], Any]) -> Callable[[Any], Any]:

@@ -34,7 +34,7 @@ import threading
 from typing import Any, Callable, NamedTuple
 
 from tagstr_runtime.frontend import TagSyntaxError, decode_source, strict, wrap_once
-from tagstr_mypy import _builds
+from tagstr_mypy import _builds, _swap_point
 from tagstr_mypy._build_state import BuildState
 from tagstr_mypy._environment import missing_runtime
 
@@ -186,6 +186,7 @@ def _tag_strings_native(
     skip_bodies = bool(kwargs.get("skip_function_bodies", args[0] if args else False))
     build.state.pending[fnam] = Pending(built.tree, skip_bodies, text)
     build.state.expressions[fnam] = built.expressions
+    _swap_point.arm()
     missing = missing_runtime(build.options)
     if missing is None:
         return native
