@@ -14,7 +14,8 @@ import ast
 import re
 from typing import Iterable, NamedTuple
 
-from tagstr_runtime._migrate_scan import ModuleScan, TagInfo, scan
+from tagstr_runtime._migrate_scan import ModuleScan, scan
+from tagstr_runtime._migrate_tags import CLASS, FUNCTION, UNKNOWN, Answers, TagFacts, answers, verdicts
 from tagstr_runtime._model import Field, Literal, Span, TagString
 from tagstr_runtime._parser import parse
 from tagstr_runtime._placeholder import splice
@@ -22,9 +23,9 @@ from tagstr_runtime._placeholder import splice
 __all__ = ["MESSAGES", "NO_OPTIONS", "Flag", "Migration", "Note", "Options", "migrate_text"]
 
 MESSAGES = {
-    "MIG001": "tag {!r} may read its values after it returns ({}); a t-string evaluates them at once",
+    "MIG001": "tag {!r} may read its values after it returns ({}); a t-string evaluates them at once{}",
     "MIG002": "tag {!r} reads .raw and this text has escapes; a template keeps one text "
-              "(--raw-tag {} keeps the source text, as rt\"...\")",
+              "({} keeps the source text, as rt\"...\")",
     "MIG003": "'\\N{{{}}}' is '\\N' and an interpolation in a tag string, a named character in a t-string "
               "(the character is '\\N{{{{{}}}}}' in a tag string)",
     "MIG004": "{!r} is bound in the class body: a tag string's interpolation cannot see it, a t-string's can",
@@ -34,18 +35,21 @@ MESSAGES = {
     "MIG007": "this tag string is inside an '=' field, whose text would change",
     "MIG008": "nested format-spec fields run before the values in a tag string, in source order in a t-string, "
               "and this tag string calls functions",
-    "MIG009": "tag {!r} (line {}) takes no template: decorate it with @accepts_template",
+    "MIG009": "tag {!r} ({}) takes no template: {}",
     "MIG010": "backslash in a format spec: kept as written in a tag string, an escape in a t-string",
+    "MIG011": "tag {!r} is unknown ({}): nothing says whether it {}; if it does, {}",
+    "MIG012": "{}",
 }
 
 _NAMED_ESCAPE_DOUBLED = re.compile(r"(?<!\\)((?:\\\\)*)\\N\{\{([^{}\n]*)\}\}")
 
 
 class Options(NamedTuple):
-    """What the command line says about tags the module does not define."""
+    """What the command line says about tags, each a set of qualified names (``pkg.tags.html``)."""
 
     lazy_tags: frozenset[str] = frozenset()
     eager_tags: frozenset[str] = frozenset()
+    template_tags: frozenset[str] = frozenset()
     raw_tags: frozenset[str] = frozenset()
 
 
@@ -56,7 +60,7 @@ class Flag(NamedTuple):
 
 
 class Note(NamedTuple):
-    """An assumption the migration made (a tag not defined in the module)."""
+    """Something the migration says that is not a reason to keep a tag string."""
 
     offset: int
     message: str
@@ -67,52 +71,69 @@ class Migration(NamedTuple):
     migrated: int  # tag strings rewritten
     flags: tuple[Flag, ...]
     notes: tuple[Note, ...]
+    kept: int = 0  # tag strings kept (each with one flag or more)
+    answered: frozenset[str] = frozenset()  # the options' qualified names that matched a tag here
 
 
 NO_OPTIONS = Options()
 
 
-def migrate_text(text: str, filename: str = "<unknown>", options: Options = NO_OPTIONS) -> Migration:
-    """Raises ``TagSyntaxError`` for a malformed tag string, ``SyntaxError`` for other broken code."""
+def migrate_text(
+    text: str, filename: str = "<unknown>", options: Options = NO_OPTIONS, *, module: str = "__main__"
+) -> Migration:
+    """Raises ``TagSyntaxError`` for a malformed tag string, ``SyntaxError`` for other broken code.
+    ``module``: the module's dotted name (the options name tags by qualified name)."""
     result = parse(text, filename, template_strings=True)
     if not result.tag_strings:
         return Migration(text, 0, (), ())
-    return _Migrator(text, result.tag_strings, filename, options).run()
+    return _Migrator(text, result.tag_strings, filename, options, module).run()
 
 
 class _Migrator:
-    def __init__(self, text: str, tags: tuple[TagString, ...], filename: str, options: Options) -> None:
+    def __init__(
+        self, text: str, tags: tuple[TagString, ...], filename: str, options: Options, module: str
+    ) -> None:
         self.text = text
         self.tags = tags
         self.options = options
+        self.module = module
         self.scan: ModuleScan = scan(text, tags, filename)
         self.flags: list[Flag] = []
         self.notes: dict[str, Note] = {}
-        self.migrated = 0
+        self.migrated = self.kept = 0
+        self.answered: set[str] = set()
         self.debug_spans = _debug_fields(self.scan, text)
         self.starts = {t.span.start for top in tags for t in top.walk()}
 
     def run(self) -> Migration:
         out = self.fill(0, len(self.text), self.tags)
         flags = tuple(sorted(self.flags, key=lambda f: (f.offset, f.code)))
-        return Migration(out, self.migrated, flags, tuple(self.notes.values()))
+        return Migration(out, self.migrated, flags, tuple(self.notes.values()), self.kept, frozenset(self.answered))
 
     def fill(self, start: int, end: int, tags: Iterable[TagString]) -> str:
         return splice(self.text, tags, lambda t: t.span, self.site, start, end)
 
-    def site(self, tag: TagString) -> str:
+    def facts(self, tag: TagString) -> TagFacts:
         info = self.scan.tag_info(tag)
-        raw = tag.tag in self.options.raw_tags and "\\" in self.text[tag.body_span.start : tag.body_span.end]
-        flags = list(self.judge(tag, info, raw))
+        qualname = f"{self.module}.{tag.tag}"
+        if not info.known:
+            return TagFacts(tag.tag, qualname, frozenset([qualname]), UNKNOWN, unknown="not defined in this module")
+        kind = FUNCTION if info.lazy != "a class keeps its arguments in the instance" else CLASS
+        return TagFacts(tag.tag, qualname, frozenset([qualname]), kind, info.accepts_template, info.lazy,
+                        reads_raw=info.reads_raw, where=f"line {info.line}")
+
+    def site(self, tag: TagString) -> str:
+        facts = self.facts(tag)
+        options = self.options
+        said = answers(facts, options.lazy_tags, options.eager_tags, options.template_tags, options.raw_tags)
+        self.answered.update(said.given)
+        raw = said.raw is not None and "\\" in self.text[tag.body_span.start : tag.body_span.end]
+        flags = list(self.judge(tag, facts, said, raw))
         self.flags.extend(flags)
         if flags:
+            self.kept += 1
             return self.fill(tag.span.start, tag.span.end, _children(tag.parts))
         self.migrated += 1
-        if not info.known and tag.tag not in self.notes:
-            self.notes[tag.tag] = Note(tag.span.start, (
-                f"tag {tag.tag!r} is not defined in this module: migrated as a tag that takes a template "
-                f"and reads its values at once (--lazy-tag {tag.tag} or --raw-tag {tag.tag} if not)"
-            ))
         body = self.body(tag, raw)
         return f"{tag.tag}({'rt' if raw else 't'}{tag.quote}{body}{tag.quote})"
 
@@ -133,19 +154,13 @@ class _Migrator:
 
     # -- the reasons to keep a tag string ---------------------------------------------
 
-    def judge(self, tag: TagString, info: TagInfo, raw: bool) -> Iterable[Flag]:
+    def judge(self, tag: TagString, facts: TagFacts, said: Answers, raw: bool) -> Iterable[Flag]:
         at = tag.span.start
-        name = tag.tag
-        lazy = None if name in self.options.eager_tags else info.lazy
-        if name in self.options.lazy_tags:
-            lazy = "--lazy-tag"
-        if info.accepts_template is False:
-            yield self.flag("MIG009", at, name, info.line)
-        if lazy is not None:
-            yield self.flag("MIG001", at, name, lazy)
+        for verdict in verdicts(facts, said):
+            yield self.flag(verdict.code, at, *verdict.args)
         literals = [p for p in tag.parts if isinstance(p, Literal)]
-        if info.reads_raw and not raw and any(p.raw != p.cooked for p in literals):
-            yield self.flag("MIG002", at, name, name)
+        if facts.reads_raw and not raw and any(p.raw != p.cooked for p in literals):
+            yield self.flag("MIG002", at, facts.name, f"--raw-tag {facts.qualname}")
         fields = tag.fields()
         # a tag string nested in one of these fields would change its text
         self.debug_spans.extend(field.expr_span for field in fields if field.debug is not None)

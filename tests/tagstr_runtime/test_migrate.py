@@ -85,10 +85,11 @@ def test_changed(before: str, after: str) -> None:
 
 
 def test_raw_tags_keep_the_source_text() -> None:
-    assert migrated('x = tag"\\d+{y}\\N{{BULLET}}"\n', raw_tags=frozenset(["tag"])) == (
-        'x = tag(rt"\\d+{y}\\N{{BULLET}}")\n'
-    )
-    assert migrated('x = tag"plain{y}"\n', raw_tags=frozenset(["tag"])) == 'x = tag(t"plain{y}")\n'
+    raw = frozenset(["__main__.tag"])  # a text without a module is __main__
+    assert migrated('x = tag"\\d+{y}\\N{{BULLET}}"\n', raw_tags=raw) == 'x = tag(rt"\\d+{y}\\N{{BULLET}}")\n'
+    assert migrated('x = tag"plain{y}"\n', raw_tags=raw) == 'x = tag(t"plain{y}")\n'
+    # another module's tag of that name is another tag
+    assert migrated('x = tag"\\d{y}"\n', raw_tags=frozenset(["other.tag"])) == 'x = tag(t"\\d{y}")\n'
 
 
 def test_only_tag_strings_change_byte_for_byte() -> None:
@@ -106,9 +107,10 @@ def test_only_tag_strings_change_byte_for_byte() -> None:
 
 
 def test_a_latin_1_file_stays_latin_1() -> None:
-    source = "# coding: latin-1\nfrom m import tag\nx = tag'é{y}'\n".encode("latin-1")
+    head = "# coding: latin-1\nfrom tagstr_runtime import template_tag\ntag = template_tag(repr)\n"
+    source = (head + "x = tag'é{y}'\n").encode("latin-1")
     new, _, _ = migrate_source(source, "<test>")
-    assert new == "# coding: latin-1\nfrom m import tag\nx = tag(t'é{y}')\n".encode("latin-1")
+    assert new == (head + "x = tag(t'é{y}')\n").encode("latin-1")
 
 
 # -- one reason at a time --------------------------------------------------------------
@@ -139,7 +141,7 @@ FLAGGED = [
 def test_each_reason_keeps_the_tag_string(definitions: str, line: str, code: str, col: int) -> None:
     source = PRELUDE + definitions + line + "\n"
     # the table's "--lazy-tag" row: a decorated tag the command line calls lazy
-    options = Options(lazy_tags=frozenset(["tag"])) if code == "MIG001" and not definitions else Options()
+    options = Options(lazy_tags=frozenset(["__main__.tag"])) if code == "MIG001" and not definitions else Options()
     result = migrate_text(source, "<test>", options)
     codes = {flag.code for flag in result.flags}
     assert code in codes, result.flags
@@ -155,7 +157,7 @@ def test_each_reason_keeps_the_tag_string(definitions: str, line: str, code: str
 def test_eager_tag_overrides_the_heuristic() -> None:
     source = PRELUDE + "@accepts_template\ndef wrap(*args):\n    return tag(*args)\n" + 'x = wrap"{y}"\n'
     assert [f.code for f in migrate_text(source, "<test>").flags] == ["MIG001"]
-    assert migrate_text(source, "<test>", Options(eager_tags=frozenset(["wrap"]))).text.endswith(
+    assert migrate_text(source, "<test>", Options(eager_tags=frozenset(["__main__.wrap"]))).text.endswith(
         'x = wrap(t"{y}")\n'
     )
 
@@ -167,10 +169,46 @@ def test_a_flagged_outer_tag_string_still_migrates_what_is_inside() -> None:
     assert [f.code for f in result.flags] == ["MIG009"]
 
 
-def test_an_unknown_tag_is_migrated_with_a_note() -> None:
-    result = migrate_text('from lib import html\nx = html"{y}"\nz = html"{w}"\n', "<test>")
-    assert result.text == 'from lib import html\nx = html(t"{y}")\nz = html(t"{w}")\n'
-    assert len(result.notes) == 1 and "'html' is not defined in this module" in result.notes[0].message
+def test_an_unknown_tag_is_kept_and_the_reason_names_the_options() -> None:
+    source = 'from lib import html\nx = html"{y}"\n'
+    result = migrate_text(source, "<test>")
+    assert result.text == source and result.kept == 1 and not result.notes
+    [flag] = result.flags
+    assert flag.code == "MIG011" and flag.offset == source.index('html"')
+    assert "--template-tag" in flag.message and "--eager-tag" in flag.message
+
+
+def test_an_option_answers_its_part_and_the_reason_names_only_the_rest() -> None:
+    source = 'from lib import html\nx = html"{y}"\n'
+    template = Options(template_tags=frozenset(["__main__.html"]))
+    [flag] = migrate_text(source, "<test>", template).flags
+    assert "--eager-tag" in flag.message and "--template-tag" not in flag.message
+    eager = Options(eager_tags=frozenset(["__main__.html"]))
+    [flag] = migrate_text(source, "<test>", eager).flags
+    assert "--template-tag" in flag.message and "--eager-tag" not in flag.message
+    both = template._replace(eager_tags=eager.eager_tags)
+    result = migrate_text(source, "<test>", both)
+    assert result.text == 'from lib import html\nx = html(t"{y}")\n' and not result.flags
+    assert result.answered == frozenset(["__main__.html"])
+
+
+def test_the_remedy_fits_the_tag() -> None:
+    def message(definitions: str, line: str) -> str:
+        [flag] = [f for f in migrate_text(definitions + line, "<test>").flags if f.code == "MIG009"]
+        return flag.message
+
+    assert message("def plain(*args):\n    return args\n", 'x = plain"{y}"\n').endswith(
+        "decorate it with @accepts_template"
+    )
+    assert "make the tag a function decorated with @accepts_template, or --template-tag __main__.Box" in message(
+        "class Box:\n    def __init__(self, *args):\n        self.args = args\n", 'x = Box"{y}"\n'
+    )
+    lazy = [f.message for f in migrate_text(
+        "def keep(*args):\n    return [args]\n" + 'x = keep"{y}"\n', "<test>").flags]
+    assert any(m.startswith("MIG001") and m.endswith("if it does not, --eager-tag __main__.keep") for m in lazy)
+    lazy_option = Options(lazy_tags=frozenset(["__main__.tag"]))
+    [flag] = migrate_text(PRELUDE + 'x = tag"{y}"\n', "<test>", lazy_option).flags
+    assert flag.code == "MIG001" and "--lazy-tag __main__.tag" in flag.message and "--eager-tag" not in flag.message
 
 
 # -- the command line ------------------------------------------------------------------
@@ -180,36 +218,68 @@ def test_an_unknown_tag_is_migrated_with_a_note() -> None:
 def project(tmp_path: Path) -> Path:
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "a.py").write_text(PRELUDE + 'x = tag"{y}"\n', encoding="utf-8")
-    (tmp_path / "pkg" / "b.py").write_text("def plain(*args):\n    return args\nx = plain\"{y}\"\n", encoding="utf-8")
+    plain = "def plain(*args):\n    return len(args)\nx = plain\"{y}\"\n"
+    (tmp_path / "pkg" / "b.py").write_text(plain, encoding="utf-8")
     (tmp_path / "pkg" / "c.py").write_text("x = 1\n", encoding="utf-8")
     return tmp_path
 
 
-def test_check_changes_nothing_and_says_so(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_changes_nothing_and_says_so_on_one_stream(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     before = {p: p.read_bytes() for p in project.rglob("*.py")}
     assert main(["--check", str(project)]) == 1
     assert {p: p.read_bytes() for p in project.rglob("*.py")} == before
     out, err = capsys.readouterr()
-    assert "b.py:3:5: MIG009 tag 'plain' (line 1) takes no template" in out
-    assert "would migrate 1 tag string(s) in 1 file(s)" in err
+    assert err == ""
+    lines = out.splitlines()
+    assert lines[0].endswith("b.py:3:5: MIG009 tag 'plain' (line 1) takes no template: "
+                             "decorate it with @accepts_template")
+    assert lines[-1] == "would migrate 1 tag string in 1 file; kept 1 tag string in 1 file (MIG009 x1)"
 
 
-def test_diff_prints_a_unified_diff(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--diff", str(project / "pkg" / "a.py")]) == 1
-    out, _ = capsys.readouterr()
-    assert '-x = tag"{y}"\n+x = tag(t"{y}")\n' in out and out.startswith("--- a/")
+def test_diff_prints_a_unified_diff_and_the_reasons_aside(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--diff", str(project / "pkg")]) == 1
+    out, err = capsys.readouterr()
+    assert out.startswith("--- a/") and '-x = tag"{y}"\n+x = tag(t"{y}")\n' in out and "MIG009" not in out
+    assert "MIG009" in err and err.endswith("(MIG009 x1)\n")
 
 
-def test_in_place_then_nothing_left(project: Path) -> None:
+def test_in_place_then_check_fails_on_what_is_kept(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main([str(project)]) == 0
     assert (project / "pkg" / "a.py").read_text(encoding="utf-8").endswith('x = tag(t"{y}")\n')
-    assert main(["--check", str(project)]) == 0
+    kept = "kept 1 tag string in 1 file (MIG009 x1)\n"
+    assert capsys.readouterr().out.endswith("migrated 1 tag string in 1 file; " + kept)
+    assert main(["--check", str(project / "pkg" / "a.py")]) == 0  # nothing left there
+    assert main(["--check", str(project)]) == 1  # b.py's tag string is kept: CI fails
+    assert capsys.readouterr().out.endswith("would migrate 0 tag strings in 0 files; " + kept)
+
+
+def test_options_take_qualified_names(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--check", "--template-tag", "plain", str(project)])
+    assert exit_info.value.code == 2
+    assert "'plain' is not a qualified name" in capsys.readouterr().err
+    assert main(["--check", "--template-tag", "b.plain", "--eager-tag", "b.plian", str(project)]) == 1
+    out = capsys.readouterr().out
+    assert "MIG009" not in out
+    assert "note: --eager-tag b.plian: no tag string in these files calls this tag" in out
+    assert out.endswith("would migrate 2 tag strings in 2 files; kept none\n")
+
+
+def test_the_same_bare_name_in_two_modules_is_two_tags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lazy = "from tagstr_runtime import accepts_template\n@accepts_template\ndef html(*args):\n    return [args]\n"
+    (tmp_path / "one.py").write_text(lazy + 'x = html"{y}"\n', encoding="utf-8")
+    (tmp_path / "two.py").write_text(lazy + 'x = html"{y}"\n', encoding="utf-8")
+    assert main(["--eager-tag", "one.html", str(tmp_path)]) == 0
+    assert (tmp_path / "one.py").read_text(encoding="utf-8").endswith('x = html(t"{y}")\n')
+    assert (tmp_path / "two.py").read_text(encoding="utf-8").endswith('x = html"{y}"\n')
+    assert "two.py:5:5: MIG001 tag 'html' may read" in capsys.readouterr().out
 
 
 def test_a_malformed_tag_string_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "bad.py").write_text('x = tag"{}"\n', encoding="utf-8")
     assert main([str(tmp_path)]) == 2
-    assert "bad.py:1:10: error:" in capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert "bad.py:1:10: error:" in out and out.endswith("; 1 file could not be migrated (errors above)\n")
     assert (tmp_path / "bad.py").read_text(encoding="utf-8") == 'x = tag"{}"\n'
 
 
