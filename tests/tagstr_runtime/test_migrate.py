@@ -10,20 +10,17 @@ examples run with a stand-in ``t`` tag that builds the same templates.
 from __future__ import annotations
 
 import io
+import re
+import shutil
 import sys
-import types
 from contextlib import redirect_stdout
 from pathlib import Path
-from typing import Any
-
 import pytest
+from migrate_programs import compile_after, compile_before, run_program, stand_ins
 
-import tagstr_runtime
-from tagstr_runtime import template_tag
 from tagstr_runtime._migrate_sites import Options, migrate_text
 from tagstr_runtime.migrate import main, migrate_source
 
-PY314 = sys.version_info >= (3, 14)
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 PRELUDE = """\
@@ -289,45 +286,42 @@ EXAMPLE_NAMES = sorted(p.stem for p in EXAMPLES.glob("*.py") if p.stem not in ("
 RUNNABLE_HERE = {"sh": Path("/bin/sh").exists() and sys.platform != "emscripten"}
 
 
-def run_example(code: Any, **names: Any) -> str:
+@pytest.fixture(scope="module")
+def migrated_examples(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, int]:
+    """A copy of the examples migrated by the command (default flags), what it printed, its --check status."""
+    folder = tmp_path_factory.mktemp("examples")
+    for name in EXAMPLE_NAMES:
+        shutil.copy(EXAMPLES / f"{name}.py", folder)
+    files = [str(folder / f"{name}.py") for name in EXAMPLE_NAMES]
     out = io.StringIO()
-    module = types.ModuleType("__main__")
-    module.__dict__.update(names)
     with redirect_stdout(out):
-        exec(code, module.__dict__)
-    return out.getvalue()
+        assert main(files) == 0
+        check = main(["--check", *files])
+    return folder, out.getvalue(), check
 
 
 @pytest.mark.parametrize("name", EXAMPLE_NAMES)
-def test_every_example_prints_the_same_after_the_migration(name: str) -> None:
+def test_every_example_prints_the_same_after_the_migration(name: str, migrated_examples: tuple[Path, str, int]) -> None:
     if not RUNNABLE_HERE.get(name, True):
         pytest.skip("needs a POSIX shell and subprocesses")
     if name == "sql":
         pytest.importorskip("sqlite3")
-    path = EXAMPLES / f"{name}.py"
-    text = path.read_text(encoding="utf-8")
-    migration = migrate_text(text, str(path))
-    assert migrate_text(migration.text, str(path)).text == migration.text  # idempotent
-    expected = run_example(tagstr_runtime.compile(text, str(path), "exec"))
-    left = migration.flags
-    if PY314:
-        code = compile(migration.text, str(path), "exec") if not left else tagstr_runtime.compile(
-            migration.text, str(path), "exec"
-        )
-        assert run_example(code) == expected
-    else:
-        # before 3.14 t"..." is a tag string: a tag that builds the template stands in
-        stand_in = template_tag(lambda template: template)
-        code = tagstr_runtime.compile(migration.text, str(path), "exec")
-        assert run_example(code, t=stand_in) == expected
+    folder, _, _ = migrated_examples
+    expected = run_program(EXAMPLES / f"{name}.py", [EXAMPLES], compile_before, {})
+    assert run_program(folder / f"{name}.py", [folder], compile_after, stand_ins()) == expected
 
 
-def test_the_examples_migrate_as_documented() -> None:
-    """Which examples migrate fully, and why the others keep tag strings."""
-    found = {}
+def test_the_examples_migrate_as_documented(migrated_examples: tuple[Path, str, int]) -> None:
+    """Which examples migrate fully, and why the others keep tag strings: a second run
+    says it (and fails a check), and changes nothing more."""
+    folder, said, check = migrated_examples
+    found: dict[str, tuple[int, list[str]]] = {}
     for name in EXAMPLE_NAMES:
-        migration = migrate_text((EXAMPLES / f"{name}.py").read_text(encoding="utf-8"), name)
-        found[name] = (migration.migrated, sorted({flag.code for flag in migration.flags}))
+        text = (folder / f"{name}.py").read_text(encoding="utf-8")
+        migration = migrate_text(text, name, module=name)
+        assert migration.text == text  # idempotent
+        migrated = sum(1 for _ in re.finditer(r"\b\w+\(t[\"']", text))
+        found[name] = (migrated, sorted({flag.code for flag in migration.flags}))
     assert found == {
         "decimal_literal": (11, []),
         "delayed": (0, ["MIG001", "MIG009"]),
@@ -337,3 +331,5 @@ def test_the_examples_migrate_as_documented() -> None:
         "sh": (7, []),
         "sql": (11, []),
     }
+    assert check == 1
+    assert said.splitlines()[-1].startswith("would migrate 0 tag strings in 0 files; kept ")
