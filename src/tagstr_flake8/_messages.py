@@ -18,7 +18,8 @@ from typing import ClassVar, Final, Mapping
 __all__ = [
     "ArgumentlessSuper", "AssignmentExpression", "BACKSLASH_N_FIX", "BuiltinTag", "CODES",
     "ClassVariable", "ExceptTarget", "HOOK_CODES", "KeywordString", "LoopCapture", "MESSAGES",
-    "NAMED_ESCAPE_FIX", "NamedEscape", "OFF_BY_DEFAULT", "PYTHON_TWO", "PluginFailure", "PrefixBinding", "PythonTwo",
+    "NAMED_ESCAPE_FIX", "NamedEscape", "OFF_BY_DEFAULT", "PYTHON_TWO", "PluginFailure", "PrefixBinding", "PrefixedString",
+    "PythonTwo",
     "TagMessage", "TemplatePrefix", "UnderLock", "WithTarget",
 ]
 
@@ -174,6 +175,13 @@ class ExceptTarget(TagMessage):
     )
 
 
+class PrefixedString(TagMessage):
+    code = "TAG014"
+    template = (
+        "{name}\"...\" is {kind}, not a call of the tag {name!r} ({where}); rename the tag"
+    )
+
+
 class PluginFailure(TagMessage):
     """Not a rule's: the hooks report it when another plugin raises on a file with tag strings."""
 
@@ -190,7 +198,7 @@ CODES: Final[Mapping[str, type[TagMessage]]] = {
     for cls in (
         TemplatePrefix, NamedEscape, PrefixBinding, BuiltinTag, ClassVariable,
         LoopCapture, AssignmentExpression, KeywordString, WithTarget, UnderLock,
-        ArgumentlessSuper, PythonTwo, ExceptTarget,
+        ArgumentlessSuper, PythonTwo, ExceptTarget, PrefixedString,
     )
 }
 
