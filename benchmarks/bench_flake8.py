@@ -10,6 +10,16 @@
     same corpus hand-desugared (every tag string written as the explicit call
     ``tag(Decoded(...), Interpolation(lambda: e, 'e', None, None), ...)``),
     both generated from one seed.  Target: at most 15% slower.
+(d) what an editor or pre-commit pays on every save: flake8 on ONE plain file
+    (``rich/console.py``) with the project installed vs not installed.
+    Target: at most 1.03x (importing the plugin must cost next to nothing).
+(e) flake8 on a plain package (``rich``, ``--jobs 1``) with the project
+    installed vs not installed.  Target: at most 1.02x.
+    (d) and (e) run in one interleaved loop (which of the two variants
+    goes first alternates); each ratio is the median, over the pairs, of the
+    flake8 process's CPU seconds with over without.  ``rich`` is the wheel
+    pip downloads (as ``bench_mypy.py`` does); ``--plain DIR`` names another
+    package folder and ``--plain-file`` a file in it.
 (c) one ~9,000-line module of typical html/sql tag strings
     (``typical_module.py``) vs its f-string twin (each ``tag"..."`` written
     ``tag(f"...")``: what users would otherwise write), with flake8's default
@@ -25,7 +35,11 @@
 
 "Without the plugin" is the same flake8 in the same environment with the
 plugin's entry point filtered out of flake8's plugin discovery (the runner
-below, used for both variants, so both pay the same start-up).  Runs are
+below, used for both variants, so both pay the same start-up); for (d) and
+(e), "not installed" also sets ``TAGSTR_AUTOLOAD=0``, so that the start-up
+hook of ``tagstr_autoload.pth`` is off too (``--stock-python`` runs that
+variant with the interpreter of another environment instead, one without the
+project).  Runs are
 serial (``--jobs 1``) and interleaved repeat by repeat; the minimum and the
 median are reported.  Prints a table, then one line ``BENCH_JSON {...}``.
 Run it with the interpreter of an environment where the project (with its
@@ -36,6 +50,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -46,7 +61,10 @@ from pathlib import Path
 
 from typical_module import write_module_pair
 
-TARGETS = {"a_ratio": 1.03, "b_ratio": 1.15, "c_ratio": 1.2, "c_all_ratio": 1.5, "c_all_memory_ratio": 1.5}
+TARGETS = {
+    "a_ratio": 1.03, "b_ratio": 1.15, "c_ratio": 1.2, "c_all_ratio": 1.5, "c_all_memory_ratio": 1.5,
+    "d_ratio": 1.03, "e_ratio": 1.02,
+}
 
 RUNNER = r"""
 import resource
@@ -132,12 +150,15 @@ def make_corpus(
     return tagged, plain, fstrings
 
 
-def run_flake8(variant: str, path: Path, extra: list[str]) -> tuple[float, float, int, int]:
+def run_flake8(
+    variant: str, path: Path, extra: list[str], *, python: str = sys.executable,
+    env: dict[str, str] | None = None, cwd: Path | None = None,
+) -> tuple[float, float, int, int]:
     """Wall and CPU seconds, lines of output and peak memory (kB) of one flake8 run."""
     start = time.perf_counter()
     proc = subprocess.run(
-        [sys.executable, "-c", RUNNER, variant, "--isolated", "--jobs=1", "--exit-zero", *extra, str(path)],
-        capture_output=True, text=True,
+        [python, "-c", RUNNER, variant, "--isolated", "--jobs=1", "--exit-zero", *extra, str(path)],
+        capture_output=True, text=True, env=env, cwd=cwd,
     )
     elapsed = time.perf_counter() - start
     if proc.returncode != 0 or "Traceback" in proc.stderr:
@@ -213,6 +234,53 @@ def run_b(result: dict[str, object], seed: int, modules: int, repeat: int) -> No
     result["b_vs_fstring_median"] = _ratio(result, "b_tagged", "b_fstring", "median_s")
 
 
+def plain_codebase(work: Path) -> Path:
+    """``rich`` as pip downloads it (the wheel, unpacked): a real package without tag strings."""
+    from bench_mypy import fetch_codebase
+
+    root, _ = fetch_codebase(work)
+    return root / "rich"
+
+
+def run_plain(result: dict[str, object], package: Path, one_file: Path, repeat: int, stock_python: str | None) -> None:
+    """(d) one plain file and (e) the plain package, with the project installed vs not, interleaved."""
+    files = sum(1 for _ in package.rglob("*.py"))
+    result.update(plain_package=str(package), plain_package_files=files, plain_file=str(one_file))
+    print(f"(d) {one_file}, (e) {package} ({files} files, --jobs 1): installed vs not, "
+          f"{repeat} interleaved pairs")
+    # modules load from their bytecode caches, as users run flake8 (written by the warm-up runs)
+    env = {k: v for k, v in os.environ.items() if k not in ("TAGSTR_AUTOLOAD", "PYTHONDONTWRITEBYTECODE")}
+    stock = {"python": stock_python or sys.executable, "env": {**env, "TAGSTR_AUTOLOAD": "0"}, "cwd": package.parent}
+    ours = {"python": sys.executable, "env": env, "cwd": package.parent}
+    for variant, how in (("with", ours), ("without", stock)):
+        run_flake8(variant, one_file, [], **how)  # type: ignore[arg-type]
+    for row, target in (("d", one_file), ("e", package)):
+        cpu: dict[str, list[float]] = {"with": [], "without": []}
+        wall: dict[str, list[float]] = {"with": [], "without": []}
+        lines: dict[str, int] = {}
+        for index in range(repeat):
+            order = ("with", "without") if index % 2 == 0 else ("without", "with")
+            for variant in order:
+                how = ours if variant == "with" else stock
+                elapsed, seconds, count, _ = run_flake8(variant, target, [], **how)  # type: ignore[arg-type]
+                wall[variant].append(elapsed)
+                cpu[variant].append(seconds)
+                lines[variant] = count
+        if lines["with"] != lines["without"]:
+            raise SystemExit(f"({row}): the plugin changed flake8's output on code without tag strings")
+        for variant in ("with", "without"):
+            result[f"{row}_{variant}_cpu_median_s"] = round(statistics.median(cpu[variant]), 4)
+            result[f"{row}_{variant}_median_s"] = round(statistics.median(wall[variant]), 4)
+            result[f"{row}_{variant}_cpu_s"] = [round(value, 4) for value in cpu[variant]]
+        result[f"{row}_output_lines"] = lines["with"]
+        result[f"{row}_ratio"] = round(
+            statistics.median(w / o for w, o in zip(cpu["with"], cpu["without"])), 4
+        )
+        result[f"{row}_ratio_wall"] = round(
+            statistics.median(w / o for w, o in zip(wall["with"], wall["without"])), 4
+        )
+
+
 ALL_TAG = ["--extend-select=TAG"]  # flake8's default selection plus every TAG code
 
 
@@ -253,6 +321,9 @@ def report(result: dict[str, object]) -> None:
             print(f"{key:<30}{result[key + '_min_s']:>10}{result[key + '_median_s']:>10}"
                   f"{result[key + '_cpu_min_s']:>11}{result[key + '_cpu_median_s']:>11}"
                   f"{result[key + '_peak_rss_mb']:>9}")
+    for key in ("d_without", "d_with", "e_without", "e_with"):
+        if key + "_median_s" in result:
+            print(f"{key:<30}{'':>10}{result[key + '_median_s']:>10}{'':>11}{result[key + '_cpu_median_s']:>11}")
     lines = [
         ("a_ratio", "(a) with/without plugin, no tag strings"),
         ("b_ratio", "(b) tag strings/hand-desugared"),
@@ -265,6 +336,10 @@ def report(result: dict[str, object]) -> None:
         ("c_all_ratio_min", "(c) module/f-string twin, every TAG rule on, CPU time (ratio of the minima)"),
         ("c_all_ratio_wall", "(c) module/f-string twin, every TAG rule on, wall time"),
         ("c_all_memory_ratio", "(c) module/f-string twin, every TAG rule on, peak memory"),
+        ("d_ratio", "(d) ONE plain file, installed/not installed, CPU time (median of the pairs' ratios)"),
+        ("d_ratio_wall", "(d) ONE plain file, installed/not installed, wall time (median of the pairs' ratios)"),
+        ("e_ratio", "(e) plain package --jobs 1, installed/not installed, CPU time (median of the pairs' ratios)"),
+        ("e_ratio_wall", "(e) plain package --jobs 1, installed/not installed, wall time (median of pair ratios)"),
     ]
     for key, label in lines:
         if key in result:
@@ -279,7 +354,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--codebase", type=Path, default=None, help="folder for (a); default: installed libcst")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="3 repeats, smaller corpora")
-    parser.add_argument("--only", default="a,b,c", help="which measurements, e.g. c or a,b (default: all)")
+    parser.add_argument("--only", default="a,b,c,d", help="which measurements, e.g. c or a,b (default: all; "
+                        "d runs (d) and (e))")
+    parser.add_argument("--plain", type=Path, default=None, help="package folder for (d)/(e); default: rich")
+    parser.add_argument("--plain-file", type=Path, default=None,
+                        help="the file of (d); default: console.py of --plain")
+    parser.add_argument("--stock-python", default=None,
+                        help="for (d)/(e): the interpreter of an environment with flake8 but not this project")
     parser.add_argument("--seed", type=int, default=750)
     args = parser.parse_args(argv)
     repeat = 3 if args.quick else args.repeat
@@ -293,6 +374,12 @@ def main(argv: list[str] | None = None) -> int:
         run_b(result, args.seed, 15 if args.quick else 40, repeat)
     if "c" in only:
         run_c(result, 3000 if args.quick else 9000, repeat)
+    if "d" in only:
+        pairs = 5 if args.quick else max(args.repeat, 15)
+        with tempfile.TemporaryDirectory(prefix="bench-flake8-") as tmp:
+            package = args.plain.resolve() if args.plain else plain_codebase(Path(tmp))
+            one_file = args.plain_file.resolve() if args.plain_file else package / "console.py"
+            run_plain(result, package, one_file, pairs, args.stock_python)
     measured = [key for key in TARGETS if key in result]
     result["targets_met"] = all(float(result[k]) <= TARGETS[k] for k in measured)  # type: ignore[arg-type]
     report(result)

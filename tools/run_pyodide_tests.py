@@ -29,6 +29,10 @@ Runner options (must come first; everything else goes to pytest):
                         (paths given to pytest that lie outside the repository
                         are mounted automatically)
   --pyodide-refresh     reinstall the npm package and the dependencies
+  --pyodide-languages   also install flake8 and the pure-Python parsers of the
+                        embedded-language checks (html5lib, sqlglot, tinycss2),
+                        in a folder of their own: the flake8 plugin's language
+                        tests then run, ``tag(t"...")`` included
   --pyodide-no-project-metadata
                         do not emulate the installed project (its pytest11
                         entry points and .pth files, read from pyproject.toml)
@@ -85,6 +89,9 @@ NO_DEPS = ("tdom>=0.1.20",)
 #: Pure-Python packages whose wheels are all compiled: the package folder of
 #: the sdist is copied (markupsafe runs without its optional C speedups).
 SOURCE_DEPS = {"markupsafe>=3.0.3": "src/markupsafe"}
+#: With ``--pyodide-languages``: flake8 and the parsers of the language checks that
+#: have pure-Python wheels (PyYAML and tree-sitter have none: their examples are skipped).
+LANGUAGE_DEPS = ("flake8>=7,<8", "html5lib>=1.1", "sqlglot>=30", "tinycss2>=1.3")
 
 DEFAULT_PYTEST_ARGS = ("-m", "not subprocess", "-p", "no:cacheprovider", "tests")
 
@@ -154,9 +161,10 @@ def ensure_pyodide(cache: Path, npm_project: Path, refresh: bool = False) -> Non
     stamp.write_text(want + "\n")
 
 
-def ensure_deps(cache: Path, python: str, refresh: bool = False) -> Path:
+def ensure_deps(cache: Path, python: str, refresh: bool = False, languages: bool = False) -> Path:
     """pip-install the test dependencies for CPython ``python`` into a folder."""
-    want = _digest(python.encode(), *(d.encode() for d in (*TEST_DEPS, *NO_DEPS, *SOURCE_DEPS)))
+    extra = LANGUAGE_DEPS if languages else ()
+    want = _digest(python.encode(), *(d.encode() for d in (*TEST_DEPS, *NO_DEPS, *SOURCE_DEPS, *extra)))
     target = cache / f"site-packages-py{python.replace('.', '')}-{want[:12]}"
     stamp = target / ".deps-stamp"
     if not refresh and stamp.exists() and stamp.read_text().strip() == want:
@@ -171,7 +179,7 @@ def ensure_deps(cache: Path, python: str, refresh: bool = False) -> Path:
         "--target", str(tmp), "--only-binary=:all:",
         "--python-version", python, "--implementation", "py", "--abi", "none", "--platform", "any",
     ]
-    _run([*pip, *wheels, *TEST_DEPS])
+    _run([*pip, *wheels, *TEST_DEPS, *extra])
     _run([*pip, *wheels, "--no-deps", *NO_DEPS])
     for requirement, folder in SOURCE_DEPS.items():
         _copy_from_sdist(pip, requirement, folder, tmp)
@@ -223,6 +231,7 @@ class _Options:
     mounts: list[str] = field(default_factory=list)
     refresh: bool = False
     project_metadata: bool = True
+    languages: bool = False
 
 
 def _split_argv(argv: list[str]) -> tuple[_Options, list[str]]:
@@ -252,6 +261,8 @@ def _split_argv(argv: list[str]) -> tuple[_Options, list[str]]:
             opts.refresh = True
         elif a == "--pyodide-no-project-metadata":
             opts.project_metadata = False
+        elif a == "--pyodide-languages":
+            opts.languages = True
         else:
             return opts, argv[i:]
         i += 1
@@ -311,7 +322,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.monotonic()
     try:
         ensure_pyodide(cache, npm_project, opts.refresh)
-        deps = ensure_deps(cache, opts.python, opts.refresh)
+        deps = ensure_deps(cache, opts.python, opts.refresh, opts.languages)
     except (subprocess.CalledProcessError, RuntimeError, OSError) as exc:
         _log(f"setup failed: {exc}")
         return SETUP_ERROR

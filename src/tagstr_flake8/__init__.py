@@ -5,12 +5,31 @@ needed).  Importing this package changes nothing in flake8: the hooks of
 ``_patch`` are installed when flake8 activates the plugin (see
 ``_checker``); see ``docs/flake8.md``.  ``check_source`` runs the TAG rules
 on a string in-process (tests, tools).
+
+What flake8 loads with the entry point is small (the checker class, the code
+table, the hooks' wrappers): the desugarer, the analysis and each rule are
+imported when a file first needs them, so a run over files without tag
+strings never loads them (issue 28; ``tests/tagstr_flake8/test_lazy_imports.py``).
 """
 
 from __future__ import annotations
 
-from tagstr_flake8._check_source import check_source, source_messages
+from typing import TYPE_CHECKING, Any
+
 from tagstr_flake8._checker import TagstrChecker
 from tagstr_flake8._messages import CODES, MESSAGES, OFF_BY_DEFAULT, TagMessage
 
+if TYPE_CHECKING:
+    from tagstr_flake8._check_source import check_source, source_messages
+
 __all__ = ["CODES", "MESSAGES", "OFF_BY_DEFAULT", "TagMessage", "TagstrChecker", "check_source", "source_messages"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("check_source", "source_messages"):  # the desugarer and every rule: on first use
+        from tagstr_flake8 import _check_source
+
+        value = getattr(_check_source, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

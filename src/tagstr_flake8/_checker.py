@@ -17,17 +17,20 @@ from __future__ import annotations
 import argparse
 import ast
 import logging
-from typing import Any, ClassVar, Iterator
+from typing import TYPE_CHECKING, Any, ClassVar, Iterator
 
 from tagstr_runtime import __version__
 from tagstr_runtime.frontend import strict
 
-from tagstr_flake8._analysis import TagFile
 from tagstr_flake8._context import FileContext
 from tagstr_flake8._doctests import install_doctests
+from tagstr_flake8._language_options import add_language_options, parse_language_options
 from tagstr_flake8._messages import MESSAGES, OFF_BY_DEFAULT, TagMessage
 from tagstr_flake8._patch import install, tagfile_of
 from tagstr_flake8._rules import RULES
+
+if TYPE_CHECKING:
+    from tagstr_flake8._analysis import TagFile
 
 __all__ = ["TagstrChecker", "run_rules"]
 
@@ -78,12 +81,14 @@ class TagstrChecker:
         install()
         install_doctests()
         option_manager.extend_default_ignore(list(OFF_BY_DEFAULT))
+        add_language_options(option_manager)
 
     @classmethod
     def parse_options(cls, options: argparse.Namespace) -> None:
         """Run only the rules whose code the options select (cheaper: no scope analysis for nothing)."""
         install()
         install_doctests()
+        parse_language_options(options)
         try:
             from flake8.style_guide import Decision, DecisionEngine
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import ast
 from functools import cached_property
+from typing import TYPE_CHECKING
 
-from tagstr_runtime.frontend import SourceText
+if TYPE_CHECKING:  # a file without tag strings needs neither: imported when a rule asks
+    from tagstr_runtime.frontend import SourceText
 
-from tagstr_flake8._analysis import TagFile
-from tagstr_flake8._scopes import ScopeIndex, scope_index
+    from tagstr_flake8._analysis import TagFile
+    from tagstr_flake8._scopes import ScopeIndex
 
 __all__ = ["FileContext"]
 
@@ -28,6 +30,8 @@ class FileContext:
     @cached_property
     def source(self) -> SourceText:
         """The lines as one text, for column conversions (``col_byte``)."""
+        from tagstr_runtime.frontend import SourceText
+
         return SourceText(self.text)
 
     @cached_property
@@ -35,4 +39,6 @@ class FileContext:
         """Which binding each name refers to (``_scopes``), or None in a file without tag strings."""
         if self.tagfile is None:
             return None
+        from tagstr_flake8._scopes import scope_index
+
         return scope_index(self.tagfile)

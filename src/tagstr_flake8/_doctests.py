@@ -20,8 +20,6 @@ from typing import Any, Callable
 
 from tagstr_runtime.frontend import wrap_once
 
-from tagstr_flake8._analysis import analyse
-
 __all__ = ["install_doctests", "parse_with_tag_strings"]
 
 
@@ -34,6 +32,8 @@ def parse_with_tag_strings(source: str, filename: str = "<unknown>", *args: Any,
         standard = exc
     if args or kwargs or not isinstance(source, str):  # not the call pyflakes makes
         raise standard
+    from tagstr_flake8._analysis import analyse  # the desugarer: only for an example that needs it
+
     return analyse(source.splitlines(keepends=True), filename, standard).tree
 
 

@@ -23,7 +23,9 @@ when it is imported (see ``tagstr_flake8._checker`` for when):
   are dropped; the TAG rules report the real hazards.
 
 On a file that ``ast.parse`` accepts (SPEC 1.8: it has no tag string) each
-hook costs one attribute look-up.
+hook costs one attribute look-up, and nothing of the desugarer, the analysis
+or the other plugins' runner is imported: the hooks import them at the first
+file with tag strings.
 """
 
 from __future__ import annotations
@@ -31,16 +33,15 @@ from __future__ import annotations
 import functools
 import logging
 import tokenize
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from flake8 import checker as _checker
 from flake8 import processor as _processor
 
 from tagstr_runtime.frontend import strict, wrap_once
 
-from tagstr_flake8._analysis import TagFile, analyse
-from tagstr_flake8._closure_reports import closure_only_reads, handler_closure_reads
-from tagstr_flake8._plugin_run import run_plugin
+if TYPE_CHECKING:
+    from tagstr_flake8._analysis import TagFile
 
 __all__ = ["CLOSURE_CODES", "TAGFILE_ATTRIBUTE", "install", "tagfile_of"]
 
@@ -59,6 +60,10 @@ HANDLER_CODES = frozenset(["F821", "F841"])
 
 def tagfile_of(obj: object) -> TagFile | None:
     found = getattr(obj, TAGFILE_ATTRIBUTE, None)
+    if found is None:  # every file without tag strings: no import
+        return None
+    from tagstr_flake8._analysis import TagFile
+
     return found if isinstance(found, TagFile) else None
 
 
@@ -69,6 +74,8 @@ def _make_build_ast(original: Callable[[Any], Any]) -> Callable[[Any], Any]:
             return original(self)
         except SyntaxError as exc:
             standard = exc
+        from tagstr_flake8._analysis import analyse  # the desugarer: at the first file that needs it
+
         try:
             tagfile = analyse(self.lines, self.filename, standard)
         except SyntaxError:
@@ -180,6 +187,8 @@ def _make_run_ast_checks(original: Callable[[Any], Any]) -> Callable[[Any], Any]
             tagfile = tagfile_of(self.processor)  # set by build_ast, before the first plugin
             if tagfile is None:
                 return stock(self, plugin, **arguments)
+            from tagstr_flake8._plugin_run import run_plugin
+
             return run_plugin(self, stock, tagfile, plugin, arguments)
 
         def report(error_code: str | None, line_number: int, column: int, text: str) -> str | None:
@@ -218,6 +227,10 @@ def _on_generated_code(tagfile: TagFile, code: str, line: int, column: int) -> b
         return False
     if (line, column) in tagfile.generated_positions:
         return True
+    if code not in CLOSURE_CODES and code not in HANDLER_CODES:
+        return False
+    from tagstr_flake8._closure_reports import closure_only_reads, handler_closure_reads
+
     if code in CLOSURE_CODES:
         return (line, column) in closure_only_reads(tagfile)
     if code in HANDLER_CODES:

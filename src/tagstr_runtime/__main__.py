@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 if __name__ == "__main__":
+    import sys
+
     from tagstr_runtime._runner import main
 
-    raise SystemExit(main())
+    status = main()
+    if not sys.flags.inspect:  # python -i: the console follows, whatever the status
+        raise SystemExit(status)

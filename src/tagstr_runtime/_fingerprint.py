@@ -43,6 +43,8 @@ DESUGARER_FILES = (
     "_rt.py",
     "_source.py",
     "_types.py",
+    "syntax/__init__.py",
+    "syntax/_words.py",
 )
 
 _cached: str | None = None

@@ -18,9 +18,10 @@ from bisect import bisect_left, bisect_right
 from typing import Iterator, NamedTuple, Union
 
 from tagstr_runtime._model import TagString
-from tagstr_runtime._parser import TEMPLATE_PREFIXES, parse
+from tagstr_runtime._parser import parse
 from tagstr_runtime._placeholder import placeholder_text, splice
 from tagstr_runtime._source import SourceText
+from tagstr_runtime.syntax._words import TEMPLATE_PREFIXES
 
 __all__ = ["ModuleScan", "TagInfo", "scan"]
 

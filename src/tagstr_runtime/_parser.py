@@ -20,7 +20,6 @@ regular expressions read right beside the methods that use them.
 
 from __future__ import annotations
 
-import keyword
 import re
 import sys
 from contextlib import contextmanager
@@ -32,6 +31,7 @@ from tagstr_runtime._escapes import BadEscape, cook_checked
 from tagstr_runtime._model import Field, Literal, Part, Span, TagString
 from tagstr_runtime._named_escapes import named_escape_fix
 from tagstr_runtime._source import SourceText
+from tagstr_runtime.syntax._words import HARD_KEYWORDS, KEYWORDS_BEFORE_STRING, STRING_PREFIXES, TEMPLATE_PREFIXES
 
 __all__ = ["Broken", "CompileWarning", "ParseResult", "parse", "scan"]
 
@@ -105,17 +105,6 @@ _BODY_CHUNK = {
     "'''": re.compile(r"[^{}\\']*"),
     '"""': re.compile(r'[^{}\\"]*'),
 }
-
-#: String and bytes prefixes of every supported Python, lower case ("" included).
-STRING_PREFIXES = frozenset(["", "r", "u", "f", "b", "br", "rb", "fr", "rf"])
-#: Template-string prefixes: string prefixes from Python 3.14 on (SPEC 1.4).
-TEMPLATE_PREFIXES = frozenset(["t", "tr", "rt"])
-# Hard keywords after which a string is already valid Python somewhere (SPEC 1.3):
-# these keep their standard meaning and are never tags.
-KEYWORDS_BEFORE_STRING = frozenset(
-    "and or not in is if elif else while return yield assert raise await with except from".split()
-)
-HARD_KEYWORDS = frozenset(keyword.kwlist)
 
 _TOP, _FIELD, _LINE = 0, 1, 2
 

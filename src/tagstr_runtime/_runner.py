@@ -11,7 +11,11 @@ with the same attributes, exit codes (``SystemExit`` propagates untouched,
 ``sys.excepthook`` with this runner's own frames cut off, and a syntax error
 in the main program is printed without a traceback, as ``python`` does.
 ``-m`` and directories go through ``runpy`` exactly as ``python -m`` does, so
-their tracebacks keep the same ``<frozen runpy>`` frames.
+their tracebacks keep the same ``<frozen runpy>`` frames.  Under ``-i`` an
+uncaught ``SystemExit`` is printed and the console follows, as ``python -i``
+does; a script's ``__main__`` loses ``__file__`` once it has run.
+``python script.py`` itself reaches the same code through the start-up hook
+(``run._main_script``).
 """
 
 from __future__ import annotations
@@ -20,9 +24,11 @@ import os
 import sys
 from typing import TYPE_CHECKING, NamedTuple
 
+from tagstr_runtime.run._top_level import flush_io, forget_file, show, silent_excepthook, trim
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
-    from types import CodeType, TracebackType
+    from types import CodeType
 
 __all__ = ["main"]
 
@@ -175,13 +181,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if command.kind == "stdin" or sys.stdin is None or not sys.stdin.isatty():
             return _run_stdin(["-" if command.kind == "stdin" else "", *command.args])
         return _run_console()
-    except SystemExit:
-        raise
+    except SystemExit as exc:
+        if not (as_process and sys.flags.inspect):
+            raise
+        error: BaseException = exc  # python -i prints it, and its console follows
     except BaseException as exc:  # noqa: B036 - printed like python's top level does
-        return _uncaught(exc, as_process)
+        error = exc
     finally:
         if not as_process:  # called as a function: leave the caller's process as it was
             _compile_hook.uninstall()
+    return _uncaught(error, as_process)
 
 
 # -- the kinds of main program ---------------------------------------------------
@@ -210,7 +219,17 @@ def _run_path(path: str, args: list[str]) -> int:
     namespace = _fresh_main(
         __file__=filename, __cached__=None, __loader__=TagSourceFileLoader("__main__", filename)
     )
-    return _exec_main(source, filename, namespace)
+    try:
+        status = _exec_main(source, filename, namespace)
+    except SystemExit:
+        if sys.flags.inspect:
+            forget_file(namespace)
+        raise  # without -i python exits at once: __file__ stays for the atexit handlers
+    except BaseException:
+        forget_file(namespace)
+        raise
+    forget_file(namespace)
+    return status
 
 
 def _run_source(source: str, filename: str, argv: list[str]) -> int:
@@ -260,7 +279,7 @@ def _exec_main(source: str | bytes, filename: str, namespace: dict[str, object])
         code: CodeType = tag_compile(source, filename, "exec", dont_inherit=True)
     except SyntaxError as exc:
         # python prints a syntax error in the main program without a traceback.
-        _show(exc, None)
+        show(exc, None)
         return 1
     exec(code, namespace)
     return 0
@@ -331,7 +350,7 @@ def _print_desugared(path: str) -> int:
     except SyntaxError as exc:
         if not exc.filename or exc.filename.startswith("<"):
             exc.filename = filename
-        _show(exc, None)
+        show(exc, None)
         return 1
     sys.stdout.write(text if not text or text.endswith("\n") else text + "\n")
     return 0
@@ -341,35 +360,13 @@ def _print_desugared(path: str) -> int:
 
 
 def _uncaught(exc: BaseException, as_process: bool) -> int:
-    _show(exc, _trim(exc.__traceback__))
+    flush_io()
+    show(exc, trim(exc.__traceback__, globals()))
     if not isinstance(exc, KeyboardInterrupt):
         return 1
-    if not as_process:
+    if not as_process or sys.flags.inspect:  # python -i: its console follows
         return 130
     # python exits by SIGINT after finalization (atexit handlers included).
     # Re-raising reaches that path; the top level must not print it again.
-    sys.excepthook = _silent_excepthook
+    sys.excepthook = silent_excepthook
     raise KeyboardInterrupt from None
-
-
-def _silent_excepthook(
-    kind: type[BaseException], value: BaseException, tb: TracebackType | None
-) -> None:
-    pass
-
-
-def _show(exc: BaseException, tb: TracebackType | None) -> None:
-    """Print like python's top level: through ``sys.excepthook``, recorded for ``pdb.pm()``."""
-    exc.__traceback__ = tb
-    sys.last_type, sys.last_value, sys.last_traceback = type(exc), exc, tb
-    if sys.version_info >= (3, 12):
-        sys.last_exc = exc
-    sys.excepthook(type(exc), exc, tb)
-
-
-def _trim(tb: TracebackType | None) -> TracebackType | None:
-    """Drop the leading frames that belong to this runner."""
-    own = globals()
-    while tb is not None and tb.tb_frame.f_globals is own:
-        tb = tb.tb_next
-    return tb

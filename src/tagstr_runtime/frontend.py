@@ -23,12 +23,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from tagstr_runtime import _checker
-from tagstr_runtime._bridge import TemplateTag
-from tagstr_runtime._errors import ErrorKind, TagSyntaxError
 from tagstr_runtime._patching import PatchWarning, strict, wrap_once, wrapped_while
-from tagstr_runtime._source import Pos, SourceText, decode_source
-from tagstr_runtime._types import Decoded, Interpolation
 
 if TYPE_CHECKING:
     from tagstr_runtime._desugaring import Desugaring
@@ -37,23 +32,36 @@ if TYPE_CHECKING:
     from tagstr_runtime._first_error import stand_in_text
     from tagstr_runtime._model import Field, Literal, Part, Span, TagString
     from tagstr_runtime._named_escapes import is_character_name
-    from tagstr_runtime._parser import (
+    from tagstr_runtime._parser import CompileWarning, ParseResult, parse
+    from tagstr_runtime._errors import ErrorKind, TagSyntaxError
+    from tagstr_runtime._placeholder import mask_text, placeholder_text
+    from tagstr_runtime._precompile import python_files
+    from tagstr_runtime._source import Pos, SourceText, decode_source
+    from tagstr_runtime.syntax._words import (
         HARD_KEYWORDS,
         KEYWORDS_BEFORE_STRING,
         STRING_PREFIXES,
         TEMPLATE_PREFIXES,
-        CompileWarning,
-        ParseResult,
-        parse,
     )
-    from tagstr_runtime._placeholder import mask_text, placeholder_text
-    from tagstr_runtime._precompile import python_files
+    from tagstr_runtime.analysis.languages import (
+        LanguageOptions, MissingParser, check_language, language_name,
+    )
+    from tagstr_runtime.analysis.languages.declared import ModuleDeclarations, declared_language
+    from tagstr_runtime.analysis.languages.templates import template_of_site, template_of_tstring
     from tagstr_runtime.analysis.sites import Hole, Run, Site
 
-# The parser and the desugarer are imported on first use: a plugin that loads
-# this module for its names and meets no tag string (a mypy run over a codebase
-# without any) never pays for them.
+# Everything but the patching helpers is imported on first use: a plugin that
+# loads this module for its names and meets no tag string (a mypy or flake8 run
+# over a codebase without any) never pays for the parser and the desugarer, and
+# flake8's plugin loads with nothing of them (issue 28).
 _LAZY = {
+    "ErrorKind": "_errors",
+    "TagSyntaxError": "_errors",
+    "Pos": "_source",
+    "SourceText": "_source",
+    "decode_source": "_source",
+    "Decoded": "_types",
+    "Interpolation": "_types",
     "Desugaring": "_desugaring",
     "Emitter": "_emit",
     "Position": "_emit",
@@ -69,10 +77,10 @@ _LAZY = {
     "Span": "_model",
     "TagString": "_model",
     "is_character_name": "_named_escapes",
-    "HARD_KEYWORDS": "_parser",
-    "KEYWORDS_BEFORE_STRING": "_parser",
-    "STRING_PREFIXES": "_parser",
-    "TEMPLATE_PREFIXES": "_parser",
+    "HARD_KEYWORDS": "syntax._words",
+    "KEYWORDS_BEFORE_STRING": "syntax._words",
+    "STRING_PREFIXES": "syntax._words",
+    "TEMPLATE_PREFIXES": "syntax._words",
     "CompileWarning": "_parser",
     "ParseResult": "_parser",
     "parse": "_parser",
@@ -82,68 +90,105 @@ _LAZY = {
     "Hole": "analysis.sites",
     "Run": "analysis.sites",
     "Site": "analysis.sites",
+    # the embedded-language checks (docs/languages.md): no parser is imported before a check runs
+    "LanguageOptions": "analysis.languages",
+    "MissingParser": "analysis.languages",
+    "check_language": "analysis.languages",
+    "language_name": "analysis.languages",
+    "ModuleDeclarations": "analysis.languages.declared",
+    "declared_language": "analysis.languages.declared",
+    "template_of_site": "analysis.languages.templates",
+    "template_of_tstring": "analysis.languages.templates",
 }
+
+
+def _full_name(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _computed(name: str) -> str | None:
+    """The names below, each computed from the module it describes, on first use."""
+    if name == "CHECKER_MODULE":
+        return importlib.import_module("tagstr_runtime._checker").__name__
+    if name in ("INTERPOLATION_TYPE", "DECODED_TYPE"):
+        types = importlib.import_module("tagstr_runtime._types")
+        return _full_name(types.Interpolation if name == "INTERPOLATION_TYPE" else types.Decoded)
+    if name == "TEMPLATE_TAG_TYPE":
+        return _full_name(importlib.import_module("tagstr_runtime._bridge").TemplateTag)
+    return None
 
 
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"tagstr_runtime.{module}"), name)
+    if module is not None:
+        value = getattr(importlib.import_module(f"tagstr_runtime.{module}"), name)
+    else:
+        value = _computed(name)
+        if value is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value
     return value
 
 
-#: The module a type checker's tree imports its typed stand-ins from (``_checker``:
-#: ``tag_call``, ``Interpolation``, ``decoded``); code never imports it at run time.
-CHECKER_MODULE: str = _checker.__name__
-#: The full name of the ``Interpolation`` class, as a type checker names its type.
-INTERPOLATION_TYPE: str = f"{Interpolation.__module__}.{Interpolation.__qualname__}"
-#: The full name of ``Decoded``.
-DECODED_TYPE: str = f"{Decoded.__module__}.{Decoded.__qualname__}"
-#: The full name of the class ``@accepts_template`` returns (the mypy plugin hooks its ``__call__``).
-TEMPLATE_TAG_TYPE: str = f"{TemplateTag.__module__}.{TemplateTag.__qualname__}"
+if TYPE_CHECKING:
+    #: The module a type checker's tree imports its typed stand-ins from (``_checker``:
+    #: ``tag_call``, ``Interpolation``, ``decoded``); code never imports it at run time.
+    CHECKER_MODULE: str
+    #: The full name of the ``Interpolation`` class, as a type checker names its type.
+    INTERPOLATION_TYPE: str
+    #: The full name of ``Decoded``.
+    DECODED_TYPE: str
+    #: The full name of the class ``@accepts_template`` returns (the mypy plugin hooks its ``__call__``).
+    TEMPLATE_TAG_TYPE: str
 
 __all__ = [
+    "check_language",
     "CHECKER_MODULE",
     "CompileWarning",
+    "declared_language",
+    "decode_source",
     "DECODED_TYPE",
     "Desugaring",
     "Emitter",
     "ErrorKind",
     "Field",
+    "fingerprint",
     "HARD_KEYWORDS",
     "Hole",
     "INTERPOLATION_TYPE",
+    "is_character_name",
     "KEYWORDS_BEFORE_STRING",
+    "language_name",
+    "LanguageOptions",
     "Literal",
+    "located",
+    "mask_text",
+    "MissingParser",
+    "ModuleDeclarations",
+    "parse",
     "ParseResult",
     "Part",
     "PatchWarning",
+    "placeholder_text",
     "Pos",
     "Position",
+    "prologue_index",
+    "python_files",
     "Run",
     "RuntimeEmitter",
-    "STRING_PREFIXES",
     "Site",
     "SourceText",
     "Span",
-    "TEMPLATE_PREFIXES",
-    "TEMPLATE_TAG_TYPE",
+    "stand_in_text",
+    "strict",
+    "STRING_PREFIXES",
     "TagCall",
     "TagString",
     "TagSyntaxError",
-    "decode_source",
-    "fingerprint",
-    "is_character_name",
-    "located",
-    "mask_text",
-    "parse",
-    "placeholder_text",
-    "prologue_index",
-    "python_files",
-    "stand_in_text",
-    "strict",
+    "template_of_site",
+    "template_of_tstring",
+    "TEMPLATE_PREFIXES",
+    "TEMPLATE_TAG_TYPE",
     "wrap_once",
     "wrapped_while",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import subprocess
@@ -74,6 +75,7 @@ def flake8(args: list[str], *, stdin: str | None = None, cwd: Path | None = None
 _EXPECT = re.compile(r"#\s*(?:@([-+]\d+)\s+)?((?:[A-Z]+\d+:\d+\s*)+)$")
 _ITEM = re.compile(r"([A-Z]+\d+):(\d+)")
 _OPTIONS = re.compile(r"#\s*OPTIONS:\s*(.*)$")
+_REQUIRES = re.compile(r"#\s*REQUIRES:\s*(.*)$", re.MULTILINE)
 
 
 def expectations(path: Path) -> set[tuple[int, int, str]]:
@@ -99,11 +101,22 @@ def options(path: Path) -> list[str]:
     return match.group(1).split() if match else []
 
 
+def requires(path: Path) -> list[str]:
+    """The modules a ``# REQUIRES: mod ...`` line among the first three names (a language's parser)."""
+    head = "\n".join(path.read_text(encoding="utf-8").split("\n", 3)[:3])
+    return [name for found in _REQUIRES.findall(head) for name in found.split()]
+
+
 def runs_here(path: Path) -> bool:
     """Whether an example file is for this Python: a ``_lt314`` suffix means before 3.14
-    (there ``t"..."`` is a t-string), ``_ge312`` from 3.12 on (newer syntax)."""
+    (there ``t"..."`` is a t-string), ``_ge312`` from 3.12 on (newer syntax), ``_ge314``
+    from 3.14 on (``tag(t"...")``); a ``# REQUIRES:`` line names modules it needs installed."""
+    if any(importlib.util.find_spec(name) is None for name in requires(path)):
+        return False
     if path.stem.endswith("_lt314"):
         return sys.version_info < (3, 14)
     if path.stem.endswith("_ge312"):
         return sys.version_info >= (3, 12)
+    if path.stem.endswith("_ge314"):
+        return sys.version_info >= (3, 14)
     return True

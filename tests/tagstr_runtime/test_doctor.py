@@ -152,8 +152,8 @@ def test_healthy_environment(place: Place) -> None:
     report = doctor(place)
     assert report.returncode == 0
     assert (report.document["errors"], report.document["warnings"]) == (0, 0), report.document["findings"]
-    for check in ("python", "startup-hook", "bytecode-cache", "mypy", "mypy-plugin", "flake8", "flake8-plugin",
-                  "pytest", *(["coverage"] if with_coverage else [])):
+    for check in ("python", "startup-hook", "main-script", "bytecode-cache", "mypy", "mypy-plugin", "flake8",
+                  "flake8-plugin", "pytest", *(["coverage"] if with_coverage else [])):
         assert report.finding(check)["status"] == "ok", report.finding(check)
     assert "./setup.cfg" in report.finding("mypy-plugin")["message"]
     text = run_doctor(place, text=True)
@@ -168,10 +168,20 @@ def test_healthy_environment(place: Place) -> None:
 
 @pytest.mark.subprocess
 def test_hook_off_by_the_environment_variable(place: Place) -> None:
-    hook = doctor(place, TAGSTR_AUTOLOAD="0").finding("startup-hook")
+    report = doctor(place, TAGSTR_AUTOLOAD="0")
+    hook = report.finding("startup-hook")
     assert hook["status"] == "warning"
     assert hook["message"].startswith("off: TAGSTR_AUTOLOAD=0")
     assert "unset TAGSTR_AUTOLOAD" in hook["fix"]
+    main_script = report.finding("main-script")  # said once: a note beside the hook's warning
+    assert main_script["status"] == "note" and main_script["message"].startswith("off with the start-up hook")
+
+
+@pytest.mark.subprocess
+def test_main_script_path_tried_for_real(place: Place) -> None:
+    """``python script.py`` on a tag-string script, in a fresh interpreter of the environment (issue 29)."""
+    found = doctor(place).finding("main-script")
+    assert (found["status"], found["message"]) == ("ok", "on: `python script.py` runs a script with tag strings")
 
 
 @pytest.mark.subprocess
@@ -473,9 +483,9 @@ def test_flake8_ignore_turns_the_off_by_default_codes_on(place: Place) -> None:
     assert config == {
         "check": "flake8-config", "status": "warning",
         "message": "ignore = in ./tox.ini replaces flake8's default ignore list, so the off-by-default "
-        "TAG006, TAG008, TAG009, TAG010, TAG013 are on",
+        "TAG006, TAG008, TAG009, TAG010, TAG013, TAG106 are on",
         "fix": "write extend-ignore = instead of ignore = in ./tox.ini "
-        "(or add TAG006,TAG008,TAG009,TAG010,TAG013 to it)",
+        "(or add TAG006,TAG008,TAG009,TAG010,TAG013,TAG106 to it)",
     }
     assert report.returncode == 0
 

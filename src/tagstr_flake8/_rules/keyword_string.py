@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from tagstr_runtime.frontend import KEYWORDS_BEFORE_STRING, TagSyntaxError, parse
+from tagstr_runtime.frontend import KEYWORDS_BEFORE_STRING
 
 from tagstr_flake8._context import FileContext
 from tagstr_flake8._messages import KeywordString, TagMessage
@@ -29,6 +29,8 @@ def check_tag008(ctx: FileContext) -> Iterator[TagMessage]:
     else:
         if _CANDIDATE.search(ctx.text) is None:
             return
+        from tagstr_runtime.frontend import TagSyntaxError, parse  # the lexer: only for a candidate
+
         try:
             spans = parse(ctx.source.text).keyword_strings
         except TagSyntaxError:  # not expected in a file CPython parsed: nothing to report

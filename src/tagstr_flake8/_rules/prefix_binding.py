@@ -112,18 +112,32 @@ def _is_prefix(name: str) -> bool:
     return name.lower() in PREFIXES
 
 
-def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+# the statements that hold statements: only these are looked into (this rule runs on every file)
+_COMPOUND = tuple(
+    getattr(ast, name) for name in (
+        "FunctionDef", "AsyncFunctionDef", "ClassDef", "For", "AsyncFor", "While", "If", "With", "AsyncWith",
+        "Try", "TryStar", "Match",
+    ) if hasattr(ast, name)
+)
+
+
+def _statements(body: list[ast.stmt]) -> list[ast.stmt]:
     """Every statement, nested ones included, without visiting expressions."""
+    found: list[ast.stmt] = []
     todo = [body]
     while todo:
-        for stmt in todo.pop():
-            yield stmt
+        block = todo.pop()
+        found += block
+        for stmt in block:
+            if not isinstance(stmt, _COMPOUND):
+                continue
             for field in ("body", "orelse", "finalbody"):
                 nested = getattr(stmt, field, None)
-                if isinstance(nested, list):
+                if nested:
                     todo.append(nested)
             for holder in getattr(stmt, "handlers", ()) or getattr(stmt, "cases", ()):
                 todo.append(holder.body)
+    return found
 
 
 class _Module:
@@ -146,7 +160,7 @@ def check_tag003(ctx: FileContext) -> Iterator[TagMessage]:
     # and look closer only at a definition or assignment of a prefix name
     if not isinstance(ctx.tree, ast.Module):
         return
-    statements = list(_statements(ctx.tree.body))
+    statements = _statements(ctx.tree.body)
     module = _Module(statements)
     for node in statements:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):

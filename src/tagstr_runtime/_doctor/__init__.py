@@ -32,6 +32,7 @@ def findings(path: str) -> list[Finding]:
     checks: list[tuple[str, Callable[[], Finding | list[Finding] | None]]] = [
         ("python", _environment.python_version),
         ("startup-hook", _environment.startup_hook),
+        ("main-script", _environment.main_script),
         ("bytecode-cache", lambda: _environment.bytecode_cache(path)),
         ("mypy", lambda: _checkers.mypy_findings(here)),
         ("flake8", lambda: _checkers.flake8_findings(here)),

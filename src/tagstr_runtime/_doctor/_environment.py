@@ -18,7 +18,7 @@ from tagstr_runtime._doctor._install import install_command
 from tagstr_runtime._doctor._probe import DISTRIBUTION, distribution
 from tagstr_runtime._doctor._report import Finding
 
-__all__ = ["SUPPORTED_PYTHON", "bytecode_cache", "python_version", "startup_hook"]
+__all__ = ["SUPPORTED_PYTHON", "bytecode_cache", "main_script", "python_version", "startup_hook"]
 
 #: The first and last Python versions tested (pyproject's classifiers say the same).
 SUPPORTED_PYTHON = ((3, 11), (3, 15))
@@ -109,6 +109,38 @@ def startup_hook() -> Finding:
                        f"`import site; site.addsitedir({package_parent!r})` to a sitecustomize.py")
     return Finding(name, "warning", f"off: no {PTH} in any site directory ({consequence})",
                    f"{install_command()} in this environment, {install}")
+
+
+_MAIN_SCRIPT_PROBE = "def probe(*args):\n    return 'on'\n\nprint(probe'')\n"
+
+
+def main_script() -> Finding:
+    """Whether ``python script.py`` runs a script with tag strings here (issue 29), tried for real.
+
+    A fresh ``python`` of this environment runs a one-line tag-string script,
+    as a user would: the start-up hook, a ``sitecustomize`` and the
+    environment's variables all count.  With the start-up hook off (the
+    ``startup-hook`` finding says why) it is a note, not a second warning.
+    """
+    name = "main-script"
+    instead = "run scripts with python -m tagstr_runtime script.py"
+    if startup_hook().status != "ok":
+        return Finding(name, "note", "off with the start-up hook: `python script.py` fails on a script with tag "
+                       "strings", f"turn the start-up hook on (see startup-hook), or {instead}")
+    import subprocess
+
+    with tempfile.TemporaryDirectory(prefix="tagstr-doctor-") as folder:
+        script = os.path.join(folder, "probe.py")
+        with open(script, "w", encoding="utf-8") as file:
+            file.write(_MAIN_SCRIPT_PROBE)
+        try:
+            done = subprocess.run([sys.executable, script], capture_output=True, text=True, timeout=60, cwd=folder)
+        except (OSError, subprocess.SubprocessError) as exc:
+            return Finding(name, "warning", f"could not run {sys.executable}: {exc}", instead)
+    if done.returncode == 0 and done.stdout == "on\n":
+        return Finding(name, "ok", "on: `python script.py` runs a script with tag strings")
+    last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+    return Finding(name, "warning", f"off: `python script.py` fails on a script with tag strings ({last})", instead)
 
 
 def _has_dist_info(folder: str) -> bool:

@@ -1,0 +1,132 @@
+"""Embedded-language checks: the literal text a tag receives, checked by a real parser.
+
+A check sees a template as a 3.14 ``Template`` has it: ``strings`` (the
+literal parts, cooked, ``len(strings) == len(slots) + 1``) and ``slots`` (what
+is known of each hole), and returns ``Finding`` records placed at
+``(part, offset)`` in a string or at a hole.  Callers map them back to the
+source (the flake8 plugin does, through the literal runs' source maps).
+
+Each language lives in its own module around its parser, imported only when a
+template of that language is checked: a file that declares no language never
+imports a parser.  A parser that is not installed raises ``MissingParser``,
+which names the extra that brings it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Final, Mapping, NamedTuple, Protocol, Sequence
+
+__all__ = [
+    "EXTRAS", "Finding", "LANGUAGES", "LanguageOptions", "MissingParser", "Options", "Slot", "canonical", "check",
+    "check_language", "language_name",
+]
+
+#: Language names as written in declarations (t-linter's names) -> the checked language.
+LANGUAGES: Final[Mapping[str, str]] = {
+    "html": "html", "sql": "sql", "css": "css", "javascript": "javascript", "js": "javascript",
+    "json": "json", "yaml": "yaml", "yml": "yaml", "toml": "toml",
+}
+#: Language -> the extra of tagstr-toolkit that installs its parser (None: the standard library's).
+EXTRAS: Final[Mapping[str, str | None]] = {
+    "html": "html", "sql": "sql", "css": "css", "javascript": "js", "json": None, "yaml": "yaml",
+    "toml": None,
+}
+_MODULES: Final[Mapping[str, str]] = {
+    "html": "html", "sql": "sql", "css": "css", "javascript": "javascript", "json": "json",
+    "yaml": "yaml", "toml": "toml",
+}
+
+
+def canonical(name: str) -> str | None:
+    """The checked language a declared name stands for (``"JS"`` -> ``"javascript"``), or None."""
+    return LANGUAGES.get(name.strip().lower())
+
+
+class Slot(NamedTuple):
+    """What a check knows of one hole: its expression's text, conversion and format spec."""
+
+    expr: str
+    conv: str | None = None
+    spec: str | None = None  # the spec's literal text (None: no ':'); a spec with fields: its text so far
+
+
+class Finding(NamedTuple):
+    """One fault: ``kind`` (``"html.end-tag"``...), where, and the values its message names.
+
+    ``hole`` is None for a fault in the text, at ``strings[part][offset]``
+    (``offset == len(strings[part])``: the end of that string); else the index
+    of the hole the fault is about (``part`` and ``offset`` are then 0).
+    """
+
+    kind: str
+    part: int
+    offset: int
+    hole: int | None
+    args: tuple[tuple[str, str], ...] = ()
+
+
+class Options(NamedTuple):
+    """Settings of the checks (the flake8 options set them)."""
+
+    sql_dialect: str = "sqlite"
+    html_strict: bool = False
+
+
+class MissingParser(Exception):
+    """The parser of ``language`` is not installed: ``pip install 'tagstr-toolkit[<extra>]'``."""
+
+    def __init__(self, language: str, extra: str, module: str) -> None:
+        super().__init__(language, extra, module)
+        self.language = language
+        self.extra = extra
+        self.module = module
+
+    def __str__(self) -> str:
+        return (
+            f"the {self.language} checks need {self.module!r}: "
+            f"pip install 'tagstr-toolkit[{self.extra}]'"
+        )
+
+
+class _Checker(Protocol):
+    def __call__(self, strings: Sequence[str], slots: Sequence[Slot], options: Options) -> list[Finding]: ...
+
+
+DEFAULT_OPTIONS: Final = Options()
+
+
+def check(
+    language: str, strings: Sequence[str], slots: Sequence[Slot], options: Options = DEFAULT_OPTIONS
+) -> list[Finding]:
+    """The faults of a template declared as ``language`` (a name of ``LANGUAGES``), in text order.
+
+    Raises ``MissingParser`` when the language's parser is not installed.
+    """
+    name = canonical(language)
+    if name is None:
+        raise ValueError(f"unknown language {language!r}")
+    if len(strings) != len(slots) + 1:
+        raise ValueError("a template has one more string than holes")
+    return _checker(name)(strings, slots, options)
+
+
+def _checker(language: str) -> _Checker:
+    checker = _CHECKERS.get(language)
+    if checker is None:
+        try:
+            module = importlib.import_module(f"{__name__}.{_MODULES[language]}")
+        except ImportError as exc:
+            extra = EXTRAS[language] or language
+            raise MissingParser(language, extra, exc.name or str(exc)) from None
+        checker = _CHECKERS[language] = module.check
+    return checker
+
+
+_CHECKERS: dict[str, _Checker] = {}
+
+
+# the names ``tagstr_runtime.frontend`` gives them
+LanguageOptions = Options
+check_language = check
+language_name = canonical
