@@ -128,13 +128,15 @@ def test_ipython_session(project: Path) -> None:
     pytest.importorskip("IPython")
     session = (
         "%load_ext tagstr_runtime\nfrom shop.tags import html\nfrom shop.views import product\n"
-        "product('<tea>', 2)\nhtml\"{1 +}\"\n"
+        "product('<tea>', 2)\nhtml\"{len(1}\"\n"
     )
     proc = python("-m", "IPython", "--quick", "--simple-prompt", "--colors=nocolor",
                   "--HistoryManager.enabled=False", cwd=project, stdin=session)
     assert "Out[4]: '<li>&lt;tea&gt;: 2.00 EUR</li>'" in proc.stdout, proc.stdout + proc.stderr
     lines = proc.stdout.splitlines()
     at = next(i for i, line in enumerate(lines) if "TagSyntaxError" in line)
-    assert lines[at].endswith("TagSyntaxError: tag string: invalid syntax"), proc.stdout
-    # the caret under the "}" after "1 +"
-    assert lines[at - 1].index("^") - lines[at - 2].index("html") == 9, proc.stdout
+    assert lines[at].endswith(
+        "TagSyntaxError: tag string: closing parenthesis '}' does not match opening parenthesis '('"
+    ), proc.stdout
+    # the caret under the "}" that does not close "len("
+    assert lines[at - 1].index("^") - lines[at - 2].index("html") == 11, proc.stdout

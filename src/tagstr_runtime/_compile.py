@@ -82,10 +82,10 @@ def desugar_ast(
         template_strings=template_strings, feature_version=feature_version,
         emit_warnings=emit_warnings, original=source,
     )
-    if work.tag_strings:  # code with tag strings will run: let inspect read its classes
+    if work.tag_strings:  # code with tag strings will run: let inspect read it
         from tagstr_runtime._inspect_source import ensure
 
-        ensure()
+        ensure(filename)
     return work.tree
 
 

@@ -31,6 +31,7 @@ from tagstr_runtime._cpython import parse_text
 from tagstr_runtime._emit import Emitter, RuntimeEmitter
 from tagstr_runtime._errors import ErrorKind, TagSyntaxError, error_at
 from tagstr_runtime._first_error import first_error
+from tagstr_runtime._fstring_twin import fstring_field_error
 from tagstr_runtime._generator import Generator
 from tagstr_runtime._model import TagString
 from tagstr_runtime._named_escapes import explain_named_escape
@@ -167,10 +168,12 @@ class Desugaring:
             first = result.tag_strings[0]
             raise error_at(src, filename, E.TOO_DEEP, first.span.start, first.tag_span.end) from None
         except TagSyntaxError as exc:
-            if not result.warnings:
-                raise
-            escapes = {w.span.end - 1: w.span.start for w in result.warnings}
-            raise explain_named_escape(exc, src, filename, result.tag_strings, escapes) from None
+            if result.warnings:
+                escapes = {w.span.end - 1: w.span.start for w in result.warnings}
+                explained = explain_named_escape(exc, src, filename, result.tag_strings, escapes)
+                if explained is not exc:
+                    raise explained from None
+            raise fstring_field_error(exc, src, result.tag_strings, filename, mode, flags, feature_version) from None
         if generator.replaced != sum(len(t.walk()) for t in result.tag_strings):
             _reject_patterns(tree, src, filename, result.tag_strings)
             # Python 3.11 computes f-string field positions by text search and can

@@ -90,6 +90,7 @@ SINGLE_CLOSE = Message("tag string: single '}' is not allowed", K.SINGLE_BRACE)
 EXPECTING_CLOSE = Message("tag string: expecting '}'", K.FIELD_END)
 EXPECTING_CONV_END = Message("tag string: expecting ':' or '}'", K.FIELD_END)
 EXPECTING_FIELD_END = Message("tag string: expecting '=', or '!', or ':', or '}'", K.FIELD_END)
+EXPECTING_AFTER_DEBUG = Message("tag string: expecting '!', or ':', or '}'", K.FIELD_END)
 MISSING_CONVERSION = Message("tag string: missing conversion character", K.CONVERSION)
 INVALID_CONVERSION = Message(
     "tag string: invalid conversion character {!r}: expected 's', 'r', or 'a'", K.CONVERSION
@@ -98,6 +99,10 @@ CONVERSION_SPACE = Message(
     "tag string: conversion type must come right after the exclamation mark", K.CONVERSION
 )
 UNMATCHED = Message("tag string: unmatched '{}'", K.INVALID_EXPRESSION)
+MISMATCHED = Message(
+    "tag string: closing parenthesis '{closer}' does not match opening parenthesis '{opener}'{where}",
+    K.INVALID_EXPRESSION,
+)
 SPEC_NEWLINE = Message(
     "tag string: newlines are not allowed in format specifiers for single quoted tag strings", K.FORMAT_SPEC
 )

@@ -33,6 +33,7 @@ DESUGARER_FILES = (
     "_errors.py",
     "_escapes.py",
     "_first_error.py",
+    "_fstring_twin.py",
     "_generator.py",
     "_inspect_source.py",
     "_model.py",

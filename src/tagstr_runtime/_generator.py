@@ -17,6 +17,7 @@ way are the ``path`` emitters receive.
 from __future__ import annotations
 
 import ast
+import sys
 from bisect import bisect_left
 from typing import Iterable, cast
 
@@ -35,6 +36,9 @@ _CONVERSIONS = {None: -1, "s": ord("s"), "r": ord("r"), "a": ord("a")}
 
 #: The fields that hold an annotation (``AnnAssign``, ``arg``, a def's return).
 _ANNOTATIONS = frozenset(["annotation", "returns"])
+#: PEP 649/749: annotations are evaluated on demand, and ``annotationlib`` builds their text
+#: (the STRING format) by evaluating them on globals that make up a stand-in for every name
+_DEFERRED_ANNOTATIONS = sys.version_info >= (3, 14)
 #: Nodes whose position starts after their decorators.
 _DECORATED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -59,7 +63,8 @@ class Generator:
         self._path: list[ast.AST] = []
         self._enclosing: Field | None = None
         #: annotations are stored as text (PEP 563) and the emitter wants them so
-        self._text_annotations = future_annotations and emitter.annotations_as_text
+        self._text_annotations = emitter.annotations_as_text and (future_annotations or _DEFERRED_ANNOTATIONS)
+        self._stored_as_text = future_annotations
         self._in_annotation = False
         #: every tag string desugared, nested ones before the one that holds them
         self.sites: list[Site] = []
@@ -145,7 +150,7 @@ class Generator:
         _, _, end_line, end_col = self.position(tag.span)
         return (
             isinstance(node.func, ast.Name)
-            and node.func.id == tag.tag
+            and node.func.id == tag.name  # CPython's tree holds the NFKC form
             and node.end_lineno == end_line
             and node.end_col_offset == end_col
         )
@@ -153,7 +158,9 @@ class Generator:
     # generation --------------------------------------------------------------
 
     def replacement(self, node: ast.Call, tag: TagString) -> ast.expr:
-        return self.as_text(tag) if self._in_annotation else self.generate(node, tag)
+        if not self._in_annotation or self._enclosing is not None:  # nested: its outermost decides
+            return self.generate(node, tag)
+        return self.as_text(tag) if self._stored_as_text else self.deferred(node, tag)
 
     def as_text(self, tag: TagString) -> ast.expr:
         """A tag string in an annotation that is only ever stored as text (PEP 563).
@@ -168,6 +175,32 @@ class Generator:
         self.replaced += len(tag.walk())
         text = self.source.text[tag.span.start : tag.span.end]
         return located(ast.Name(text, ast.Load()), self.position(tag.span))
+
+    def deferred(self, node: ast.Call, tag: TagString) -> ast.expr:
+        """A tag string in an annotation evaluated on demand (3.14+): its call for its value,
+        its source text when ``annotationlib`` asks for the STRING format.
+
+        ``tag is tag and __name__ is __name__`` holds wherever names have
+        values, and nowhere else: ``annotationlib`` evaluates STRING (and,
+        for names it cannot find, FORWARDREF) on globals that make a new
+        stand-in at each lookup (a closure variable's stays one: hence
+        ``__name__``, a global everywhere).  There the ``Name`` whose
+        identifier is the source text (see ``as_text``) is looked up, and its
+        stand-in's text is the tag string as written.  VALUE evaluates the
+        call, as without the test (the tag's name looked up first, at the
+        same place: an unbound tag is the same ``NameError``).
+        """
+        at = self.position(tag.span)
+        name_at = self.position(tag.tag_span)
+
+        def same(name: str, where: Position) -> ast.expr:
+            return located(ast.Compare(located(ast.Name(name, ast.Load()), where), [ast.Is()],
+                                       [located(ast.Name(name, ast.Load()), where)]), where)
+
+        test = located(ast.BoolOp(ast.And(), [same(tag.name, name_at), same("__name__", at)]), at)
+        value = self.generate(node, tag)
+        text = located(ast.Name(self.source.text[tag.span.start : tag.span.end], ast.Load()), at)
+        return located(ast.IfExp(test, value, text), at)
 
     def generate(self, node: ast.Call, tag: TagString) -> ast.expr:
         self.replaced += 1
@@ -255,7 +288,7 @@ class Generator:
         saved_path, saved_enclosing = self._path, self._enclosing
         try:
             for field, expr in zip(fields, exprs):
-                self.check_expression(field, expr)
+                self.check_expression(tag, field, expr)
                 if field.nested:
                     self._path, self._enclosing = [], field
                     expr = cast(ast.expr, self.replace_in(expr, field.nested))
@@ -291,7 +324,7 @@ class Generator:
 
     # what CPython's f-string grammar rejects but our placeholder accepts ---------
 
-    def check_expression(self, field: Field, expr: ast.expr) -> None:
+    def check_expression(self, tag: TagString, field: Field, expr: ast.expr) -> None:
         if isinstance(expr, ast.GeneratorExp) and (expr.lineno, expr.col_offset) == self.position(
             field.span
         )[:2]:
@@ -300,6 +333,8 @@ class Generator:
             raise error_at(self.source, self.filename, E.EXPECTING_FIELD_END, where, where + 3)
         if "await" not in field.expr and "yield" not in field.expr:
             return
+        if not any(part is field for part in tag.parts):
+            return  # a spec's field: evaluated with the spec, in the enclosing scope (SPEC 3, 4)
         for node in _walk_outside_lambdas(expr):
             if isinstance(node, ast.Await):
                 self.fail_node(E.AWAIT, node)

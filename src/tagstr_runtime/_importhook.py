@@ -246,6 +246,9 @@ def _load_cached(
         fix_filename(code, source_path)
     if sys.flags.verbose:
         print(f"# {bytecode_path} matches {source_path}", file=sys.stderr)
+    from tagstr_runtime._inspect_source import ensure  # as a desugaring does: let inspect read it
+
+    ensure(source_path)
     return code
 
 

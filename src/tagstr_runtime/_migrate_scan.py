@@ -105,7 +105,7 @@ class ModuleScan:
 
     def tag_info(self, tag: TagString) -> TagInfo:
         scopes = self.scopes_at.get(tag.span.start, (self.tree,))
-        return self.resolve(tag.tag, scopes, self.source.pos(tag.span.start).line)
+        return self.resolve(tag.name, scopes, self.source.pos(tag.span.start).line)
 
     def resolve(self, name: str, scopes: tuple[Scope, ...], line: int, depth: int = 0) -> TagInfo:
         binding = self.binding(name, scopes, line)

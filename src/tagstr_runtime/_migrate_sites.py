@@ -115,7 +115,7 @@ class _Migrator:
 
     def facts(self, tag: TagString) -> TagFacts:
         info = self.scan.tag_info(tag)
-        qualname = f"{self.module}.{tag.tag}"
+        qualname = f"{self.module}.{tag.name}"
         if not info.known:
             return TagFacts(tag.tag, qualname, frozenset([qualname]), UNKNOWN, unknown="not defined in this module")
         kind = FUNCTION if info.lazy != "a class keeps its arguments in the instance" else CLASS

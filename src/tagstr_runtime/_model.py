@@ -9,9 +9,19 @@ columns in any unit.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import NamedTuple, Union
 
-__all__ = ["Field", "Literal", "Part", "Span", "TagString"]
+__all__ = ["Field", "Literal", "Part", "Span", "TagString", "identifier"]
+
+
+def identifier(name: str) -> str:
+    """``name`` as the compiler stores it: NFKC-normalised (PEP 3131), so ``𝔥𝔱𝔪𝔩`` is ``html``.
+
+    The one place names are compared the compiler's way: tags are found in
+    CPython's tree, resolved in scopes and checked against keywords by it.
+    """
+    return name if name.isascii() else unicodedata.normalize("NFKC", name)
 
 
 class Span(NamedTuple):
@@ -65,12 +75,17 @@ Part = Union[Literal, Field]
 
 
 class TagString(NamedTuple):
-    tag: str
+    tag: str  # the name as written (string prefixes are recognised as written, SPEC 1.2)
     tag_span: Span
     span: Span  # from the tag's first character to the closing quote inclusive
     quote: str  # ', ", ''' or \"\"\"
     body_span: Span  # between the quotes
     parts: tuple[Part, ...]  # literal parts merged as the tag sees them; empty ones dropped
+
+    @property
+    def name(self) -> str:
+        """The tag's identifier, as the compiler reads ``tag`` (``identifier``)."""
+        return identifier(self.tag)
 
     def fields(self) -> tuple[Field, ...]:
         """Every field (spec fields included) in source order: the argument chain order."""

@@ -28,7 +28,7 @@ from typing import Iterator, NamedTuple, NoReturn
 from tagstr_runtime import _errors as E
 from tagstr_runtime._errors import ErrorKind, TagSyntaxError, error_at
 from tagstr_runtime._escapes import BadEscape, cook_checked
-from tagstr_runtime._model import Field, Literal, Part, Span, TagString
+from tagstr_runtime._model import Field, Literal, Part, Span, TagString, identifier
 from tagstr_runtime._named_escapes import named_escape_fix
 from tagstr_runtime._source import SourceText
 from tagstr_runtime.syntax._words import HARD_KEYWORDS, KEYWORDS_BEFORE_STRING, STRING_PREFIXES, TEMPLATE_PREFIXES
@@ -107,6 +107,7 @@ _BODY_CHUNK = {
 }
 
 _TOP, _FIELD, _LINE = 0, 1, 2
+_CLOSER = {"(": ")", "[": "]", "{": "}"}
 
 
 def _match_end(pattern: re.Pattern[str], text: str, pos: int) -> int:
@@ -220,6 +221,8 @@ class _Lexer:
         self.broken_at = -1  # see Broken.start, for the last error raised
         self.nesting = 0
         self.unterminated_at = -1  # start of the last literal reported unterminated
+        self.error_nesting = 0  # self.nesting when the last error was raised
+        self.field_newline = -1  # the first newline at bracket depth 0 of the field being scanned
         self.fstrings = False  # a standard f-string was seen
 
     # -- errors -----------------------------------------------------------------
@@ -229,6 +232,7 @@ class _Lexer:
 
     def error(self, message: str, start: int, end: int | None = None) -> TagSyntaxError:
         self.broken_at = self.outer_tag if self.in_tag else start
+        self.error_nesting = self.nesting
         return error_at(self.source, self.filename, message, start, end)
 
     def fail_standard(self, message: str, start: int, end: int | None = None) -> NoReturn:
@@ -268,6 +272,7 @@ class _Lexer:
         last_end = pos
         last_text = ""
         lambdas = 0  # _LINE: open lambdas whose ':' is still to come
+        opens: list[int] | None = [] if mode == _FIELD else None  # _FIELD: the open brackets
         match = _TOKEN.match
         top_run = _TOP_RUN.match if mode == _TOP else None
         nested_run = _NESTED_RUN.match
@@ -299,11 +304,15 @@ class _Lexer:
                 pos = end
                 continue
             if kind == "nl":
-                if mode != _FIELD and depth == 0:
-                    if mode == _LINE:
-                        return start, first, last_end, last_text
-                    prev = ""
-                    line_start = True
+                if depth == 0:
+                    if mode == _FIELD:
+                        if self.field_newline < 0:
+                            self.field_newline = start
+                    else:
+                        if mode == _LINE:
+                            return start, first, last_end, last_text
+                        prev = ""
+                        line_start = True
                 pos = end
                 continue
             at_line_start = line_start
@@ -348,12 +357,25 @@ class _Lexer:
                 continue
             if kind == "open":
                 depth += 1
+                if opens is not None:
+                    opens.append(start)
             elif kind == "close":
                 if depth:
                     depth -= 1
+                    if opens is not None:
+                        opener = opens.pop()
+                        if _CLOSER[s[opener]] != s[start]:
+                            self.mismatched(opener, start)
             prev = "dot" if kind == "op" and s[start] == "." else "other"
             pos = last_end = end
             last_text = s[start:end]
+
+    def mismatched(self, opener: int, closer: int) -> NoReturn:
+        """A bracket closed by another kind, in a field: CPython's tokenizer error, at the closer."""
+        s = self.s
+        line = self.source.line_of(opener)
+        where = "" if line == self.source.line_of(closer) else f" on line {line}"
+        self.fail_standard(E.MISMATCHED.format(closer=s[closer], opener=s[opener], where=where), closer)
 
     @contextmanager
     def enclosing_quote_reused(self, start: int, quote_pos: int) -> Iterator[None]:
@@ -385,6 +407,9 @@ class _Lexer:
                 self.keyword_strings.append(Span(start, quote_pos))
                 return quote_pos, "other"
             self.fail(E.KEYWORD_TAG.format(name), start, quote_pos)
+        if not name.isascii() and identifier(name) in HARD_KEYWORDS:
+            # CPython's tokenizer sees a name (``𝐍𝐨𝐧𝐞``), its tree the keyword ('None')
+            self.fail(E.KEYWORD_TAG.format(identifier(name)), start, quote_pos)
         if statement_start and name in ("match", "case") and self.opens_statement(quote_pos):
             return quote_pos, "other"
         if prev == "dot":
@@ -623,6 +648,30 @@ class _Lexer:
     # -- replacement fields ---------------------------------------------------
 
     def field(self, brace: int, quote: str, is_tag: bool, found: list[TagString]) -> Field:
+        """A replacement field from its ``{``.
+
+        In a single-quoted tag string, a field whose expression runs on past
+        the end of its line (PEP 701 allows it) and then fails is nearly always
+        a ``}`` forgotten at the end of that line: reported there, not where
+        the code after it happened to break the field (``def f(x):`` read as a
+        format spec).  Errors of strings nested further in are their own,
+        except an unterminated one (a quote in the code after it).
+        """
+        saved, self.field_newline = self.field_newline, -1
+        level = self.nesting
+        try:
+            return self._field(brace, quote, is_tag, found)
+        except TagSyntaxError as exc:
+            newline = self.field_newline
+            if newline < 0 or not is_tag or len(quote) != 1:
+                raise
+            if self.error_nesting != level and exc.kind is not ErrorKind.UNTERMINATED:
+                raise
+            raise self.error(E.EXPECTING_CLOSE, newline) from None
+        finally:
+            self.field_newline = saved
+
+    def _field(self, brace: int, quote: str, is_tag: bool, found: list[TagString]) -> Field:
         s = self.s
         nested: list[TagString] = [] if is_tag else found
         comments: list[Span] = []
@@ -637,7 +686,7 @@ class _Lexer:
             self.fail_field(is_tag, E.EMPTY_EXPRESSION.format(term), pos)
         expr = s[first:last_end]
         if expr.startswith("lambda") and _LAMBDA.match(expr):
-            self.fail_field(is_tag, E.LAMBDA, first, pos)
+            self.fail_field(is_tag, E.LAMBDA, first, pos + 1)  # up to the ":", as CPython
         debug = None
         if term == "=":
             after = pos + 1
@@ -645,6 +694,8 @@ class _Lexer:
             comments.extend(Span(*m.span()) for m in _COMMENT.finditer(s, after, pos))
             debug = self.without_comments(brace + 1, pos, comments)
             term = s[pos] if pos < self.n else ""
+            if term not in ("!", ":", "}"):
+                self.fail_field(is_tag, E.EXPECTING_AFTER_DEBUG, pos)
         conv = None
         conv_span = None
         if term == "!":

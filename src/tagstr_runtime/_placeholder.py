@@ -29,10 +29,10 @@ import keyword
 import re
 from typing import Callable, Iterable, TypeVar
 
-from tagstr_runtime._model import Field, Span, TagString
+from tagstr_runtime._model import Field, Literal, Span, TagString
 from tagstr_runtime._parser import _SPACE, _match_end
 
-__all__ = ["field_terminator", "mask_text", "placeholder_text", "splice"]
+__all__ = ["field_terminator", "fstring_twin_text", "mask_text", "placeholder_text", "splice"]
 
 _T = TypeVar("_T")
 _DOTTED_NAME = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
@@ -98,15 +98,18 @@ class _Placeholders:
     """Each field is one argument: `` name,`` for a simple field, ``(expr)`` and a
     comma wherever the blanked text after it has room, else *chained*."""
 
-    def __init__(self, text: str, blank: Callable[[str], str] = _blank) -> None:
+    def __init__(self, text: str, blank: Callable[[str], str] = _blank, twin: TagString | None = None) -> None:
         self.text = text
         self.blank = blank
         self.chained: set[int] = set()  # offsets of fields chained to the previous one
+        self.twin = twin  # the tag string written as its f-string twin instead (fstring_twin_text)
 
     def fill(self, start: int, end: int, tags: Iterable[TagString]) -> str:
         return splice(self.text, tags, _tag_span, self.tag, start, end)
 
     def tag(self, tag: TagString) -> str:
+        if tag is self.twin:
+            return self.fstring(tag)
         text = self.text
         pad = " " * (len(tag.quote) - 1)
         out = [tag.tag, "(" + pad]
@@ -137,6 +140,38 @@ class _Placeholders:
         out.append(self.blank(text[pos : tag.body_span.end]))
         out.append(pad + ")")
         return "".join(out)
+
+    def fstring(self, tag: TagString) -> str:
+        """``tag`` as an f-string of the same byte layout: the name blank but an ``f``,
+        literal text blank (spec text too), fields as written, tag strings in them placeholders."""
+        text = self.text
+        items: list[Literal | TagString] = [part for part in tag.parts if isinstance(part, Literal)]
+        for field in tag.fields():
+            items.extend(field.nested)
+            items.extend(part for part in field.spec or () if isinstance(part, Literal))
+        items.sort(key=_start)
+        body = splice(text, items, _span, self._twin_part, tag.body_span.start, tag.body_span.end)
+        return self.blank(tag.tag)[:-1] + "f" + tag.quote + body + tag.quote
+
+    def _twin_part(self, item: Literal | TagString) -> str:
+        if isinstance(item, TagString):
+            return self.tag(item)
+        return self.blank(self.text[item.span.start : item.span.end])
+
+
+def _span(item: Literal | TagString) -> Span:
+    return item.span
+
+
+def _start(item: Literal | TagString) -> int:
+    return item.span.start
+
+
+def fstring_twin_text(text: str, tags: Iterable[TagString], twin: TagString) -> str:
+    """The placeholder text, with ``twin`` (any tag string of ``tags``, nested ones too)
+    written as its f-string twin in the same columns: ``html"<b>{a +}</b>"`` becomes
+    ``   f"   {a +}    "``, for CPython 3.12+ to say what it says of the twin's fields."""
+    return _Placeholders(text, twin=twin).fill(0, len(text), tags)
 
 
 def placeholder_text(

@@ -9,6 +9,7 @@ own errors elsewhere keep exactly the position stock flake8 gives them.
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,23 @@ ERRORS = [
     ("conversion", 'x = tag"{a!x}"\n', 1, 12, "tag string: invalid conversion character 'x'"),
     ("single-close", 'x = tag"a}b"\n', 1, 10, "tag string: single '}' is not allowed"),
     ("invalid-expression", 'x = tag"{a b}"\n', 1, 10, "tag string: invalid syntax"),
-    ("invalid-expression-2", 'x = tag"{1 +}"\n', 1, 13, "tag string: invalid syntax"),
+    # CPython 3.12+ says what the field grammar expected, where (the f-string twin's error, issue 30)
+    *(
+        [
+            ("invalid-expression-2", 'x = tag"{1 +}"\n', 1, 12, "tag string: expecting '=', or '!', or ':', or '}'"),
+            ("keyword-in-field", 'x = tag"{import}"\n', 1, 10, "tag string: expecting a valid expression after '{'"),
+        ]
+        if sys.version_info >= (3, 12)
+        else [
+            ("invalid-expression-2", 'x = tag"{1 +}"\n', 1, 13, "tag string: invalid syntax"),
+            ("keyword-in-field", 'x = tag"{import}"\n', 1, 10, "tag string: invalid syntax"),
+        ]
+    ),
+    # at the typo (issue 30): the '}' that closes a field's '(', the end of the line missing its '}'
+    ("open-paren", 'x = tag"""\n<li>{fmt(item.name}</li>\n"""\n', 2, 19,
+     "tag string: closing parenthesis '}' does not match opening parenthesis '('"),
+    ("missing-brace", 'x = tag"{a\ndef f(x):\n    return 1\n', 1, 11, "tag string: expecting '}'"),
+    ("debug-then-more", 'x = tag"{a = 1}"\n', 1, 14, "tag string: expecting '!', or ':', or '}'"),
     ("await", 'async def f():\n    return tag"{await g()}"\n', 2, 17, "tag string: 'await' is not allowed"),
     ("yield", 'def f():\n    return tag"{(yield)}"\n', 2, 18, "tag string: 'yield' is not allowed"),
     ("keyword", 'x = None"a"\n', 1, 5, "keyword 'None' cannot be used as a tag"),

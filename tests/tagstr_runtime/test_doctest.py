@@ -30,9 +30,9 @@ MODULE = textwrap.dedent('''\
 
         >>> html"{1 + 1}!"
         '2!'
-        >>> html"{1 +}"
+        >>> html"{len(1}"
         Traceback (most recent call last):
-        tagstr_runtime.TagSyntaxError: tag string: invalid syntax
+        tagstr_runtime.TagSyntaxError: tag string: closing parenthesis '}' does not match opening parenthesis '('
         >>> f"{1 + 1}!"
         '2!'
         """

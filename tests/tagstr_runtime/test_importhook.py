@@ -370,16 +370,16 @@ def test_zipimport_tag_modules(hook: None, archive: Callable[[dict[str, str]], N
 
 
 def test_zipimport_errors(hook: None, archive: Callable[[dict[str, str]], None]) -> None:
-    archive({"zipped_bad_tag.py": "x = 1\ny = tag\"{x +}\"\n", "zipped_bad_plain.py": "y = f'{1 +}'\n"})
+    archive({"zipped_bad_tag.py": "x = 1\ny = tag\"{x y}\"\n", "zipped_bad_plain.py": "y = f'{1 +}'\n"})
     with pytest.raises(SyntaxError) as info:
         importlib.import_module("zipped_bad_tag")
     error = info.value
-    # at the "}" that ends the expression too early, in the archive's member
+    # CPython's error on the interpolation, at its place, in the archive's member
     assert (type(error).__name__, error.msg, error.lineno, error.offset, error.end_lineno, error.end_offset) == (
-        "TagSyntaxError", "tag string: invalid syntax", 2, 13, 2, 14
+        "TagSyntaxError", "tag string: invalid syntax. Perhaps you forgot a comma?", 2, 10, 2, 13
     )
     assert error.filename.endswith(os.path.join(".zip", "zipped_bad_tag.py")), error.filename
-    assert error.text == 'y = tag"{x +}"\n'
+    assert error.text == 'y = tag"{x y}"\n'
     with pytest.raises(SyntaxError) as stock:
         importlib.import_module("zipped_bad_plain")
     with pytest.raises(SyntaxError) as builtin:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import sys
 import traceback
 import warnings
 from pathlib import Path
@@ -92,6 +93,23 @@ def test_nested_tag_strings_and_fstrings() -> None:
     inner = outer[1].getvalue()
     assert inner[0].getvalue() == 5 and inner[0].expr == "x"
     assert ns["s"] == "5"
+
+
+def test_tag_names_are_nfkc_normalised_as_the_compiler_does() -> None:
+    """PEP 3131: ``𝔥𝔱𝔪𝔩`` and ``ﬁ`` are the identifiers ``html`` and ``fi``, here and in a nested one."""
+    ns = run('html = lambda *a: ("html", a)\nfi = lambda *a: ("fi", a)\nx = 1\n'
+             'r = 𝔥𝔱𝔪𝔩"<{x}>"\ns = ﬁ"{𝔥𝔱𝔪𝔩"{x}"}"\nt = ﬁ"" if 𝔵 else 𝔥𝔱𝔪𝔩""\n')
+    assert ns["r"][0] == "html" and ns["r"][1][1].getvalue() == 1
+    assert ns["s"][0] == "fi" and ns["s"][1][0].getvalue()[0] == "html"
+    assert ns["t"] == ("fi", ())
+    # a name that is a keyword once normalised is a keyword (SPEC 1.3), not a crash in compile()
+    # (3.14+ refuses the name 𝐍𝐨𝐧𝐞 itself, anywhere: CPython's ValueError, as without tag strings)
+    sources = {"if": 'v = 𝐢𝐟"x"\n'} if sys.version_info >= (3, 14) else {"if": 'v = 𝐢𝐟"x"\n', "None": 'v = 𝐍𝐨𝐧𝐞"x"\n'}
+    for keyword, source in sources.items():
+        with pytest.raises(tagstr_runtime.TagSyntaxError) as info:
+            tagstr_runtime.compile(source, "<m>", "exec")
+        assert (info.value.msg, info.value.offset, info.value.end_offset) == (
+            f"keyword {keyword!r} cannot be used as a tag", 5, 5 + len(keyword))
 
 
 def test_getvalue_is_lazy_and_late_binding() -> None:

@@ -25,7 +25,7 @@ def check_tag004(ctx: FileContext) -> Iterator[TagMessage]:
     assert tagfile is not None
     suspects = [
         site for site in tagfile.sites()
-        if site.tag.tag in BUILTIN_NAMES and python_two_key(site.tag.tag) is None
+        if site.tag.name in BUILTIN_NAMES and python_two_key(site.tag.tag) is None
     ]
     if not suspects:
         return

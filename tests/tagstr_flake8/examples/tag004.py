@@ -4,3 +4,4 @@ from tags import html
 a = repr"hello {html}"  # TAG004:5
 b = str"x"  # TAG004:5
 c = html"{len"nested"}"  # TAG004:11
+d = 𝔰𝔱𝔯"x"  # TAG004:5
