@@ -17,6 +17,7 @@ from typing import Iterator
 from weakref import WeakKeyDictionary
 
 from tagstr_flake8._analysis import TagFile, TagSite, walk_interpolation
+from tagstr_flake8._scopes import ScopeIndex, scope_index
 
 __all__ = ["closure_only_reads", "handler_closure_reads"]
 
@@ -30,21 +31,27 @@ def closure_only_reads(tagfile: TagFile) -> Positions:
     """(line, byte column) of the names whose late binding only our closures make.
 
     An interpolation's lambda makes every name it reads late-bound, and
-    bugbear's B023 says so at the user's name.  The f-string twin of the
-    file has that hazard only where a function the *user* wrote lies
-    between the name and the loop that binds it (``lambda: lazy"{x}"``,
-    a ``def`` in the loop, a lambda inside the field): there B023 is the
-    user's and stays.  Elsewhere it is about our closure: TAG006 reports
-    it in tag-string terms.
+    bugbear's B023 says so at the user's name when a loop around the lambda
+    assigns it (a ``for`` target, or ``label = row.upper()`` in the body).
+    The f-string twin of the file has that hazard only where a function the
+    *user* wrote reads the name as a free variable (``lambda: lazy"{x}"``, a
+    ``def`` in the loop, a lambda inside the field): there B023 is the user's
+    and stays.  Elsewhere, a name local to the scope the tag string is in
+    (the scope analysis, ``_scopes``), it is about our closure: TAG006
+    reports it in tag-string terms.
     """
     known = _CLOSURE_ONLY.get(tagfile)
     if known is not None:
         return known
     found = set()
+    scopes: ScopeIndex | None = None
     for site in tagfile.sites():
         for interp in site.interpolations():
             for name in _names_outside_user_functions(tagfile, interp.func):
-                if not _user_function_before_loop(tagfile, site, name.id):
+                function = _users_function_around(tagfile, site)
+                if function is not None:
+                    scopes = scopes or scope_index(tagfile)
+                if function is None or scopes is None or not _free_in(function, scopes, name):
                     found.add((name.lineno, name.col_offset))
     _CLOSURE_ONLY[tagfile] = result = frozenset(found)
     return result
@@ -90,23 +97,29 @@ def _handler_binding(tagfile: TagFile, site: TagSite, name: str) -> ast.ExceptHa
 
 
 _USER_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
-_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
-def _binds(target: ast.AST, name: str) -> bool:
-    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(target))
-
-
-def _user_function_before_loop(tagfile: TagFile, site: TagSite, name: str) -> bool:
-    """Walking out of the tag string, a user's function comes before the loop binding ``name``."""
+def _users_function_around(tagfile: TagFile, site: TagSite) -> ast.AST | None:
+    """The innermost function the user wrote around the tag string (only functions
+    make closures, for bugbear as for Python: not comprehensions, not class bodies)."""
     for node in reversed(site.chain):
         if isinstance(node, _USER_FUNCTIONS) and not tagfile.is_generated(node):
-            return True
-        if isinstance(node, (ast.For, ast.AsyncFor)) and _binds(node.target, name):
-            return False
-        if isinstance(node, _COMPREHENSIONS) and any(_binds(g.target, name) for g in node.generators):
-            return False
-    return False
+            return node
+    return None
+
+
+def _free_in(function: ast.AST, scopes: ScopeIndex, name: ast.Name) -> bool:
+    """Whether ``function`` reads ``name`` as a free variable: the bindings it refers to
+    (the scope analysis, with our lambdas transparent) all lie outside the function.
+
+    One inside (the function's own local, a comprehension's target within it, a
+    ``nonlocal`` assignment it makes) means the f-string twin's function binds it:
+    bugbear reports nothing there.
+    """
+    bindings = scopes.bindings(name.lineno, name.col_offset)
+    start = (function.lineno, function.col_offset)  # type: ignore[attr-defined]
+    end = (function.end_lineno, function.end_col_offset)  # type: ignore[attr-defined]
+    return bool(bindings) and not any(start <= (b.line, b.col) < end for b in bindings)
 
 
 def _names_outside_user_functions(tagfile: TagFile, func: ast.Lambda) -> Iterator[ast.Name]:

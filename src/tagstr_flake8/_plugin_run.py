@@ -10,6 +10,9 @@ must not cost the user the rest of the lint.  So, on such a file only,
 - the plugin is built, and its results are drawn, inside ``standing_in``:
   its own ``ast.parse`` / ``tokenize`` / ``libcst`` calls on the file's text
   get the lint tree, the masked tokens, the placeholder's module;
+- a plugin that measures how code is nested (``_eager_tree``) gets the tree
+  with each interpolation's expression in place of its lambda, as in the
+  f-string twin;
 - if it still raises, the file gets one ``TAG900`` naming the plugin and the
   exception, at the tag string the error points into (else the first one),
   the results it gave before failing are kept, and every other plugin and
@@ -28,6 +31,7 @@ from typing import Any, Callable
 from flake8.exceptions import PluginExecutionFailed
 
 from tagstr_flake8._analysis import TagFile
+from tagstr_flake8._eager_tree import STRUCTURE_PLUGINS, eager_tree
 from tagstr_flake8._messages import PluginFailure
 from tagstr_flake8._standin import standing_in
 
@@ -44,6 +48,8 @@ def run_plugin(
     """``stock(checker, plugin, **arguments)`` (flake8's ``run_check``) for an AST plugin on ``tagfile``."""
     if getattr(plugin.obj, "__module__", "").startswith("tagstr_flake8"):
         return stock(checker, plugin, **arguments)
+    if "tree" in arguments and _package(plugin) in STRUCTURE_PLUGINS:
+        arguments = {**arguments, "tree": eager_tree(tagfile)}
     with standing_in(tagfile):
         try:
             made = stock(checker, plugin, **arguments)
@@ -72,6 +78,12 @@ class _ContainedRun:
             except Exception as exc:
                 _report_failure(self.checker, self.plugin, self.tagfile, exc)
         return results
+
+
+def _package(plugin: Any) -> str:
+    """The plugin's distribution name, normalised (PEP 503)."""
+    name = str(getattr(getattr(plugin, "plugin", None), "package", ""))
+    return name.lower().replace("_", "-").replace(".", "-")
 
 
 def _report_failure(checker: Any, plugin: Any, tagfile: TagFile, exc: BaseException) -> None:

@@ -354,15 +354,19 @@ class RuntimeEmitter(Emitter):
         self._placed.clear()
 
     def prologue(self) -> list[ast.stmt]:
-        """``from tagstr_runtime._rt import table as __tagstr__``, then
-        ``__tagstr_0__, __tagstr_1__, ... = __tagstr__(ENTRIES)``, all on line 1."""
+        """``global`` for every generated name (with separate locals, ``exec(code, g, l)``,
+        nested scopes read them from ``g``), ``from tagstr_runtime._rt import table as
+        __tagstr__``, then ``__tagstr_0__, __tagstr_1__, ... = __tagstr__(TEXTS, RAWS)``, on line 1."""
+        slot_names = [slot_name(index, self.salt) for index in range(len(self.entries) + 1)]
+        hoisted = [hoisted_name(k, self.salt) for k in range(1, len(self.hoisted) + 1)]
+        declare = ast.Global([TABLE_NAME, *slot_names, *hoisted])
         load = ast.ImportFrom(RUNTIME_MODULE, [ast.alias("table", TABLE_NAME)], 0)
-        slots = [ast.Name(slot_name(index, self.salt), ast.Store()) for index in range(len(self.entries) + 1)]
+        slots = [ast.Name(name, ast.Store()) for name in slot_names]
         build = ast.Assign(
             [ast.Tuple(cast(Any, slots), ast.Store())],
-            ast.Call(ast.Name(TABLE_NAME, _LOAD), [ast.Constant(cast(Any, tuple(self.entries)))], []),
+            ast.Call(ast.Name(TABLE_NAME, _LOAD), self.table_arguments(), []),
         )
-        stmts: list[ast.stmt] = [load, build]
+        stmts: list[ast.stmt] = [declare, load, build]
         for stmt in stmts:
             for node in ast.walk(stmt):
                 if "lineno" in node._attributes:
@@ -370,6 +374,20 @@ class RuntimeEmitter(Emitter):
         if self.hoisted:
             stmts.append(self.hoisted_build())
         return stmts
+
+    def table_arguments(self) -> list[ast.expr]:
+        """``TEXTS`` (each slot's cooked text), then ``RAWS`` ((index, raw) of each
+        whose raw text differs) and ``SPECS`` (the format specs with a backslash) when
+        there are any: see ``_rt.table``."""
+        texts = tuple(first if isinstance(first, str) else "" for first, _ in self.entries)
+        raws = tuple((index, second) for index, (first, second) in enumerate(self.entries)
+                     if isinstance(first, str) and second != first)
+        specs = tuple((index, first, second) for index, (first, second) in enumerate(self.entries)
+                      if not isinstance(first, str))
+        arguments = [texts, raws, specs]
+        while len(arguments) > 1 and not arguments[-1]:
+            arguments.pop()
+        return [ast.Constant(cast(Any, argument)) for argument in arguments]
 
     def hoisted_build(self) -> ast.stmt:
         """``__tagstr_h1__, ... = (Interpolation((lambda: ..., ...)), ...)``, on line 1
@@ -390,17 +408,17 @@ class RuntimeEmitter(Emitter):
                                   values), start)
 
     def eval_table(self, body: ast.expr) -> ast.expr:
-        """``(__tagstr__ := __import__(...).table(E), body)[1]``."""
+        """``(__import__(...).global_table('__tagstr_<salt>__', TEXTS, RAWS), body)[1]``: the
+        table goes to the frame's globals, where lambdas read it (no ``global`` in an expression)."""
         importer = ast.Call(
             ast.Name("__import__", _LOAD),
             [ast.Constant(RUNTIME_MODULE), ast.Constant(None), ast.Constant(None),
-             ast.Constant(cast(Any, ("table",)))],
+             ast.Constant(cast(Any, ("global_table",)))],
             [],
         )
-        build = ast.Call(
-            ast.Attribute(importer, "table", _LOAD), [ast.Constant(cast(Any, tuple(self.entries)))], []
+        bind = ast.Call(
+            ast.Attribute(importer, "global_table", _LOAD), [ast.Constant(self.table_name), *self.table_arguments()], []
         )
-        bind = ast.NamedExpr(ast.Name(self.table_name, ast.Store()), build)
         result = ast.Subscript(ast.Tuple([bind, body], _LOAD), ast.Constant(1), _LOAD)
         ast.copy_location(result, body)
         for node in ast.walk(result):

@@ -115,6 +115,11 @@ YIELD = Message(
     "tag string: '{}' is not allowed in an interpolation (it is evaluated lazily, in a lambda)",
     K.AWAIT_YIELD,
 )
+ASYNC_COMPREHENSION = Message(
+    "tag string: an asynchronous comprehension is not allowed in an interpolation "
+    "(it is evaluated lazily, in a lambda)",
+    K.AWAIT_YIELD,
+)
 TOO_DEEP = Message("tag string: too many nested strings", K.TOO_DEEP)
 CANNOT_LOCATE = Message("tag string: cannot locate this tag string in the parsed tree ({})", K.UNLOCATED)
 PATTERN = Message("tag strings cannot be used as match patterns", K.PATTERN)

@@ -27,7 +27,7 @@ from tagstr_runtime._errors import TagSyntaxError
 from tagstr_runtime._parser import ParseResult, parse
 from tagstr_runtime._placeholder import placeholder_text
 from tagstr_runtime._source import SourceText
-from tagstr_runtime._source_file import SourceFile, find_sources
+from tagstr_runtime._source_file import SourceFile, check_tag_strings, find_sources
 from tagstr_runtime._stand_in import StandInError, restore, stand_in
 from tagstr_runtime._tools import Formatter, ToolError, for_each, formatter
 
@@ -54,6 +54,8 @@ def format_source(file: SourceFile, tool: Formatter, result: ParseResult | None 
     shown = file.path if path else "<stdin>"
     try:
         result = result or parse(file.text, shown)
+        if result.tag_strings:
+            check_tag_strings(file.text, shown)
     except TagSyntaxError as exc:
         raise FormatError(f"line {exc.lineno}, column {exc.offset}: {exc.msg}") from None
     try:
@@ -101,9 +103,9 @@ def _compiles(text: str, filename: str) -> None:
     compile(text, filename, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
 
 
-def _parse_args(argv: Sequence[str]) -> argparse.Namespace:
+def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="python -m tagstr_runtime --format",
+        prog="python -m tagstr_runtime --format" if argv is not None else "tagstr-format",
         description="Format files that use tag strings with black or ruff format, "
         "leaving every tag string exactly as written.",
     )
@@ -113,10 +115,11 @@ def _parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--stdin-filename", metavar="PATH", help="the path of the file read from stdin (-)")
     parser.add_argument("-q", "--quiet", action="store_true", help="report errors only")
     parser.add_argument("paths", nargs="+", metavar="PATH", help="files and folders; - reads stdin")
-    return parser.parse_args(list(argv))
+    return parser.parse_args(None if argv is None else list(argv))
 
 
-def main(argv: Sequence[str]) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command (``argv``: its options and paths; None: the ``tagstr-format`` console script's)."""
     options = _parse_args(argv)
     try:
         tool = formatter(options.tool)

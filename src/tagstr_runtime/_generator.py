@@ -331,7 +331,8 @@ class Generator:
             where = self.source.offset(expr.elt.end_lineno or 0, expr.elt.end_col_offset or 0)
             where = _match_end(_SPACE, self.source.text, where)
             raise error_at(self.source, self.filename, E.EXPECTING_FIELD_END, where, where + 3)
-        if "await" not in field.expr and "yield" not in field.expr:
+        text = field.expr
+        if "await" not in text and "yield" not in text and "async" not in text:
             return
         if not any(part is field for part in tag.parts):
             return  # a spec's field: evaluated with the spec, in the enclosing scope (SPEC 3, 4)
@@ -341,11 +342,47 @@ class Generator:
             if isinstance(node, (ast.Yield, ast.YieldFrom)):
                 word = "yield from" if isinstance(node, ast.YieldFrom) else "yield"
                 self.fail_node(E.YIELD.format(word), node)
+        refused: list[ast.expr] = []
+        _async_scope(expr, False, refused)
+        if refused:
+            self.fail_node(E.ASYNC_COMPREHENSION, refused[0])
 
     def fail_node(self, message: str, node: ast.expr) -> None:
         start = self.source.offset(node.lineno, node.col_offset)
         end = self.source.offset(node.end_lineno or node.lineno, node.end_col_offset or 0)
         raise error_at(self.source, self.filename, message, start, end)
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _async_scope(node: ast.AST, in_comprehension: bool, refused: list[ast.expr]) -> bool:
+    """Whether ``node`` makes the scope it is evaluated in asynchronous, as CPython's
+    symtable decides; ``refused`` gets each list, set or dict comprehension that is
+    asynchronous where neither an ``async def`` nor a comprehension encloses it (in an
+    interpolation's lambda: "asynchronous comprehension outside of an asynchronous
+    function").  A generator expression may be asynchronous anywhere; a lambda the
+    user wrote gets CPython's own error, as in the f-string twin."""
+    if isinstance(node, ast.Lambda):
+        return False
+    if not isinstance(node, _COMPREHENSIONS):
+        found = False
+        for child in ast.iter_child_nodes(node):
+            found = _async_scope(child, in_comprehension, refused) or found
+        return found
+    first, *rest = node.generators
+    outside = _async_scope(first.iter, in_comprehension, refused)  # evaluated in the enclosing scope
+    inside = any(g.is_async for g in node.generators)
+    parts: list[ast.AST] = [first.target, *first.ifs]
+    for generator in rest:
+        parts += [generator.target, generator.iter, *generator.ifs]
+    parts += [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+    for part in parts:
+        inside = _async_scope(part, True, refused) or inside
+    is_async = inside and not isinstance(node, ast.GeneratorExp)
+    if is_async and not in_comprehension:
+        refused.append(node)
+    return outside or is_async
 
 
 def _walk_outside_lambdas(node: ast.AST) -> Iterable[ast.AST]:

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from importlib.abc import PathEntryFinder
     from types import CodeType
+    from typing import Any
 
     from _typeshed import ReadableBuffer
 
@@ -49,8 +50,11 @@ _MAGIC_NUMBER = _bootstrap_external.MAGIC_NUMBER
 _RAW_MAGIC_NUMBER = int.from_bytes(_MAGIC_NUMBER, "little")
 _TAG_INFIX = ".tagstr-"
 #: ``__pycache__`` folder -> the standard pyc names (without ``.pyc``) that have a
-#: cache of ours beside them: listed once per folder per process (see ``_may_be_cached``).
-_LISTED: "dict[str, set[str]]" = {}
+#: cache of ours beside them, and those that exist: listed once per folder per
+#: process (see ``_may_be_cached``).
+_LISTED: "dict[str, tuple[set[str], set[str]]]" = {}
+#: the source folders whose ``__pycache__`` folder is in ``_LISTED``
+_LISTED_SOURCES: "set[str]" = set()
 
 
 class TagSourceFileLoader(_SourceFileLoader):
@@ -69,12 +73,24 @@ class TagSourceFileLoader(_SourceFileLoader):
     def get_code(self, fullname: str) -> "CodeType | None":
         """CPython's ``get_code``, short-circuited by a hit in our cache.
 
-        ``source_to_code`` is only reached when there is no valid standard
-        pyc: for a module with tag strings, always.  There our cache is
-        checked *before* the builtin compile (which would parse the whole
-        module only to fail) and the hit leaves through ``_CacheHit``, so
-        CPython does not marshal the code again to offer it for caching.
+        Where the ``__pycache__`` folder was already listed (``_may_be_cached``)
+        and holds a cache of ours for the module and no standard pyc, that
+        cache is read first: one ``stat`` of the source and one ``open``, as
+        for a standard pyc (no failed ``open`` of the standard pyc, no read of
+        the source).  Until a folder is listed this costs one truth test, and
+        a source folder never listed one set lookup: plain modules pay nothing.  Otherwise ``source_to_code`` is reached
+        when there is no valid standard pyc: for a module with tag strings,
+        always.  There our cache is checked *before* the builtin compile
+        (which would parse the whole module only to fail) and the hit leaves
+        through ``_CacheHit``, so CPython does not marshal the code again to
+        offer it for caching.
         """
+        if _LISTED_SOURCES:  # a process that never met a cached tag-string module skips this
+            source_path = self.get_filename(fullname)
+            if os.path.dirname(source_path) in _LISTED_SOURCES:
+                cached = _cached_without_standard_pyc(self, source_path)
+                if cached is not None:
+                    return cached
         self._tagstr_in_get_code = True
         try:
             return super().get_code(fullname)
@@ -107,10 +123,10 @@ class TagSourceFileLoader(_SourceFileLoader):
         parent: Callable[[str, str, bytes], None] = super()._cache_bytecode  # type: ignore[misc]  # not in typeshed
         if pending is None or pending[0] != source_path:
             parent(source_path, bytecode_path, data)
+            _note_written(bytecode_path, standard=True)
         elif not pending[1]:  # freshly desugared; from our cache there is nothing to write
             parent(source_path, _tag_name(bytecode_path), data)
-            folder, name = os.path.split(bytecode_path)
-            _LISTED.get(folder, set()).add(name[:-4] if name.endswith(".pyc") else name)
+            _note_written(bytecode_path, standard=False)
 
 
 def _relabel_as_trimmed_importlib_frame(code: "CodeType") -> "CodeType":
@@ -193,28 +209,61 @@ def tag_cache_path(source_path: str) -> str | None:
     return _tag_name(standard)
 
 
-def _tag_name(bytecode_path: str) -> str:
-    from tagstr_runtime._fingerprint import fingerprint
+_fingerprint: "Callable[[], str] | None" = None
 
+
+def _tag_name(bytecode_path: str) -> str:
+    global _fingerprint
+    if _fingerprint is None:  # imported when a tag-string module is first met
+        from tagstr_runtime._fingerprint import fingerprint
+
+        _fingerprint = fingerprint
     base = bytecode_path[:-4] if bytecode_path.endswith(".pyc") else bytecode_path
-    return f"{base}{_TAG_INFIX}{fingerprint()}.pyc"
+    return f"{base}{_TAG_INFIX}{_fingerprint()}.pyc"
 
 
 def _load_cached(
     loader: TagSourceFileLoader, source: bytes, source_path: str
 ) -> "CodeType | None":
-    """Our cached code for ``source_path`` if still valid, checked as CPython checks a pyc.
-
-    Timestamp pycs (the kind import writes) compare mtime and size; hash-based
-    ones (PEP 552) follow ``--check-hash-based-pycs``.  Anything unreadable is
-    merely stale: the source is desugared again.
-    """
+    """Our cached code for ``source_path`` if still valid (``_read_cache``), and only
+    if the listing of its ``__pycache__`` folder has it."""
     try:
         standard = _bootstrap_external.cache_from_source(source_path)
     except NotImplementedError:  # sys.implementation.cache_tag is None
         return None
-    if not _may_be_cached(standard):
+    if not _may_be_cached(standard, source_path):
         return None
+    return _read_cache(loader, standard, source_path, source)
+
+
+def _cached_without_standard_pyc(loader: TagSourceFileLoader, source_path: str) -> "CodeType | None":
+    """Our cache, valid, for a module whose listed ``__pycache__`` folder has it and
+    no standard pyc (which, valid, would come first, as it does in ``get_code``)."""
+    try:
+        standard = _bootstrap_external.cache_from_source(source_path)
+    except NotImplementedError:
+        return None
+    folder, name = os.path.split(standard)
+    listing = _LISTED.get(folder)
+    name = name[:-4] if name.endswith(".pyc") else name
+    if listing is None or name not in listing[0] or name in listing[1]:
+        return None
+    code = _read_cache(loader, standard, source_path, None)
+    if code is None:  # stale: desugared again by the way that writes a fresh cache
+        listing[0].discard(name)
+    return code
+
+
+def _read_cache(
+    loader: TagSourceFileLoader, standard: str, source_path: str, source: "bytes | None"
+) -> "CodeType | None":
+    """Our cached code for ``source_path`` if still valid, checked as CPython checks a pyc.
+
+    Timestamp pycs (the kind import writes) compare mtime and size; hash-based
+    ones (PEP 552) follow ``--check-hash-based-pycs`` (reading the source only
+    then, if ``source`` is not given).  Anything unreadable is merely stale:
+    the source is desugared again.
+    """
     bytecode_path = _tag_name(standard)
     try:
         data = loader.get_data(bytecode_path)
@@ -229,6 +278,11 @@ def _load_cached(
     if flags & 0b1:
         check = _imp.check_hash_based_pycs
         if check == "always" or (check != "never" and flags & 0b10):
+            if source is None:
+                try:
+                    source = loader.get_data(source_path)
+                except OSError:
+                    return None
             if data[8:16] != _imp.source_hash(_RAW_MAGIC_NUMBER, source):
                 return None
     elif int.from_bytes(data[8:12], "little") != int(stats["mtime"]) & 0xFFFFFFFF or (
@@ -246,30 +300,79 @@ def _load_cached(
         fix_filename(code, source_path)
     if sys.flags.verbose:
         print(f"# {bytecode_path} matches {source_path}", file=sys.stderr)
-    from tagstr_runtime._inspect_source import ensure  # as a desugaring does: let inspect read it
-
-    ensure(source_path)
+    _let_inspect_read(source_path)
     return code
 
 
-def _may_be_cached(standard_pyc: str) -> bool:
+#: files of tag-string code loaded from the cache before anything imported ``inspect``
+_UNSEEN: list[str] = []
+
+
+def _let_inspect_read(source_path: str) -> None:
+    """As a desugaring does (``_inspect_source.ensure``), without importing anything
+    for a program that never imports ``inspect``: a cached import opens its cache only."""
+    if "inspect" in sys.modules or "tagstr_runtime._inspect_source" in sys.modules:
+        from tagstr_runtime._inspect_source import ensure
+
+        ensure(source_path)
+        return
+    if not _UNSEEN:
+        sys.meta_path.insert(0, _InspectWatcher)
+    _UNSEEN.append(source_path)
+
+
+class _InspectWatcher:
+    """A one-shot meta path finder: at the import of ``inspect``, tell it the files above."""
+
+    @classmethod
+    def find_spec(cls, name: str, path: "Any" = None, target: "Any" = None) -> "Any":
+        if name != "inspect":
+            return None
+        try:
+            sys.meta_path.remove(cls)
+        except ValueError:
+            pass
+        from tagstr_runtime import _inspect_source
+
+        for source_path in _UNSEEN:
+            _inspect_source.ensure(source_path)
+        _UNSEEN.clear()
+        if _inspect_source._InspectImported in sys.meta_path:
+            return _inspect_source._InspectImported.find_spec(name, path, target)
+        return None
+
+
+def _may_be_cached(standard_pyc: str, source_path: str) -> bool:
     """Whether a cache of ours can exist beside this standard pyc path.
 
     A plain module compiled from source (no valid standard pyc yet) must not pay
     for us: one listing of each ``__pycache__`` folder per process replaces a
     failed ``open`` per module, and a process that never meets a cached
-    tag-string module never computes the fingerprint.  A cache another process
-    writes after the listing is only missed (the module is desugared again).
+    tag-string module never computes the fingerprint.  The listing also lets
+    the next modules of the folder skip the standard pyc (``get_code``).  A
+    cache another process writes after the listing is only missed (the module
+    is desugared again).
     """
     folder, name = os.path.split(standard_pyc)
-    names = _LISTED.get(folder)
-    if names is None:
+    listing = _LISTED.get(folder)
+    if listing is None:
         try:
             entries = os.listdir(folder or ".")
         except OSError:
             entries = []
-        names = _LISTED[folder] = {entry.split(_TAG_INFIX, 1)[0] for entry in entries if _TAG_INFIX in entry}
-    return (name[:-4] if name.endswith(".pyc") else name) in names
+        tagged = {entry.split(_TAG_INFIX, 1)[0] for entry in entries if _TAG_INFIX in entry}
+        standard = {entry[:-4] for entry in entries if entry.endswith(".pyc") and _TAG_INFIX not in entry}
+        listing = _LISTED[folder] = (tagged, standard)
+    _LISTED_SOURCES.add(os.path.dirname(source_path))
+    return (name[:-4] if name.endswith(".pyc") else name) in listing[0]
+
+
+def _note_written(bytecode_path: str, standard: bool) -> None:
+    """Keep the listing of a folder true to the pyc files this process writes there."""
+    folder, name = os.path.split(bytecode_path)
+    listing = _LISTED.get(folder)
+    if listing is not None:
+        listing[1 if standard else 0].add(name[:-4] if name.endswith(".pyc") else name)
 
 
 class TagFileFinder(_FileFinder):

@@ -2,7 +2,7 @@
 
 A desugared module starts with ``from tagstr_runtime._rt import table as
 __tagstr__`` followed by ``__tagstr_0__, __tagstr_1__, ... =
-__tagstr__(ENTRIES)`` (written by ``_emit.RuntimeEmitter``): built once per
+__tagstr__(TEXTS, RAWS)`` (written by ``_emit.RuntimeEmitter``): built once per
 module execution, slot 0 is the ``Interpolation`` class and every other slot
 a ``Decoded`` the module's tag strings pass, or a format spec with a backslash
 (a ``RawSpec``, or for one with nested fields the function that builds it
@@ -14,32 +14,60 @@ class bodies, and no user code has a reason to bind them.
 
 from __future__ import annotations
 
-from typing import Union
+import sys
+from itertools import repeat
 
 from tagstr_runtime._types import Decoded, Interpolation, RawSpec
 
-__all__ = ["Entry", "table"]
+__all__ = ["global_table", "table"]
 
-_from_parts = Decoded._from_parts
+TYPE_CHECKING = False  # no ``typing`` at run time (see _types)
+if TYPE_CHECKING:
+    from typing import Union
 
-#: ``(cooked, raw)`` of a ``Decoded``, or ``(raws, cooked)`` of a format spec with
-#: a backslash: its literal texts around its nested fields, and what ``t"..."``
-#: makes of each (``str`` instead: the reason ``t"..."`` rejects them).
-Entry = Union[tuple[str, str], tuple[tuple[str, ...], Union[tuple[str, ...], str]]]
+    #: ``(cooked, raw)`` of a ``Decoded``, or ``(raws, cooked)`` of a format spec with
+    #: a backslash: its literal texts around its nested fields, and what ``t"..."``
+    #: makes of each (``str`` instead: the reason ``t"..."`` rejects them).
+    Entry = Union[tuple[str, str], tuple[tuple[str, ...], Union[tuple[str, ...], str]]]
+    #: a spec entry of the table: its slot index, then its ``(raws, cooked)``
+    SpecEntry = tuple[int, tuple[str, ...], Union[tuple[str, ...], str]]
+
+_new = str.__new__
+_set = object.__setattr__
 
 
-def table(entries: tuple[Entry, ...]) -> tuple[object, ...]:
-    """The module's table: ``(Interpolation, Decoded(cooked0, raw0), ...)``."""
-    return (Interpolation, *[_entry(first, second) for first, second in entries])
+def table(
+    texts: tuple[str, ...], raws: tuple[tuple[int, str], ...] = (), specs: tuple[SpecEntry, ...] = ()
+) -> list[object]:
+    """The module's table: ``[Interpolation, Decoded(texts[0]), ...]``.
+
+    ``texts`` are the cooked texts; ``raws`` pairs the index of each whose raw
+    text differs with that text.  The others have no instance ``__dict__``
+    (``Decoded.raw`` is then the text): half the cost of each object, and none
+    for the cyclic collector to visit again.  ``specs`` replace their slots by
+    format specs with a backslash (``RawSpec``, or the function building one).
+    """
+    built: list[object] = [Interpolation, *map(_new, repeat(Decoded), texts)]
+    for index, raw in raws:
+        _set(built[index + 1], "_raw", raw)
+    for index, spec_raws, cooked in specs:
+        built[index + 1] = _spec(spec_raws, cooked)
+    return built
 
 
-def _entry(first: str | tuple[str, ...], second: str | tuple[str, ...]) -> object:
-    if isinstance(first, str):
-        assert isinstance(second, str)
-        return _from_parts(first, second)
-    if len(first) == 1:
-        return _raw_spec(first, second, ())
-    return lambda *formatted: _raw_spec(first, second, formatted)
+def global_table(
+    name: str, texts: tuple[str, ...], raws: tuple[tuple[int, str], ...] = (), specs: tuple[SpecEntry, ...] = ()
+) -> list[object]:
+    """``table(texts, raws, specs)``, also bound to ``name`` in the caller's globals: an
+    ``eval``-mode expression reads it there from any scope (``_emit.RuntimeEmitter.eval_table``)."""
+    built = sys._getframe(1).f_globals[name] = table(texts, raws, specs)
+    return built
+
+
+def _spec(raws: tuple[str, ...], cooked: tuple[str, ...] | str) -> object:
+    if len(raws) == 1:
+        return _raw_spec(raws, cooked, ())
+    return lambda *formatted: _raw_spec(raws, cooked, formatted)
 
 
 def _raw_spec(raws: tuple[str, ...], cooked: tuple[str, ...] | str, formatted: tuple[str, ...]) -> RawSpec:

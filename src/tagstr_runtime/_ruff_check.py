@@ -2,8 +2,9 @@
 
 Files without tag strings go to ruff as they are, all in one run (ruff reads,
 fixes and reports them itself).  Each file with tag strings is checked as
-its placeholder text on ruff's standard input (``_ruff_map``: same lines and
-columns, names read by interpolations are read), and the reports that are
+its placeholder text on ruff's standard input (``_ruff_text``, ``_ruff_map``:
+same lines and columns, names read by interpolations are read, different tag
+strings different), and the reports that are
 about the user's code are printed at their place in the source.  With
 ``--fix``, ruff's fixes are applied here from its JSON edits, pass after pass
 as ruff does, except those that would edit a tag string; they are left
@@ -27,7 +28,6 @@ from typing import Any, NamedTuple
 
 from tagstr_runtime._errors import TagSyntaxError
 from tagstr_runtime._parser import ParseResult, parse
-from tagstr_runtime._placeholder import placeholder_text
 from tagstr_runtime._ruff_map import (
     SYNTAX_ERROR_CODES,
     Edit,
@@ -36,8 +36,9 @@ from tagstr_runtime._ruff_map import (
     TagIndex,
     is_reported,
 )
+from tagstr_runtime._ruff_text import ruff_text
 from tagstr_runtime._source import SourceText
-from tagstr_runtime._source_file import SourceFile, find_sources
+from tagstr_runtime._source_file import SourceFile, check_tag_strings, find_sources
 from tagstr_runtime._tools import ToolError, for_each, ruff_check, ruff_program
 
 __all__ = ["main"]
@@ -64,7 +65,9 @@ class _Tagged(NamedTuple):
     @classmethod
     def of(cls, text: str, path: str) -> _Tagged:
         result = parse(text, path)
-        placeholder = placeholder_text(text, result.tag_strings, char_columns=True)
+        if result.tag_strings:
+            check_tag_strings(text, path)
+        placeholder = ruff_text(text, result.tag_strings)
         return cls(text, SourceText(text), result, placeholder, TagIndex(result.tag_strings, placeholder))
 
     def compiles(self, path: str) -> bool:
@@ -75,9 +78,9 @@ class _Tagged(NamedTuple):
         return True
 
 
-def _parse_args(argv: Sequence[str]) -> argparse.Namespace:
+def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="python -m tagstr_runtime --ruff-check",
+        prog="python -m tagstr_runtime --ruff-check" if argv is not None else "tagstr-ruff-check",
         description="Run ruff check on files that use tag strings: reports at their place in the "
         "source, names read by interpolations count as used, fixes never edit a tag string.",
     )
@@ -87,7 +90,7 @@ def _parse_args(argv: Sequence[str]) -> argparse.Namespace:
     for option in ("--select", "--extend-select", "--ignore", "--config"):
         parser.add_argument(option, action="append", default=[], help="passed to ruff")
     parser.add_argument("paths", nargs="+", metavar="PATH", help="files and folders")
-    return parser.parse_args(list(argv))
+    return parser.parse_args(None if argv is None else list(argv))
 
 
 def _ruff_options(options: argparse.Namespace) -> list[str]:
@@ -100,7 +103,8 @@ def _ruff_options(options: argparse.Namespace) -> list[str]:
     return out
 
 
-def main(argv: Sequence[str]) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command (``argv``: its options and paths; None: the ``tagstr-ruff-check`` console script's)."""
     options = _parse_args(argv)
     try:
         program = ruff_program()
@@ -265,6 +269,6 @@ def _print(checked: list[_Checked], options: argparse.Namespace) -> None:
         print("All checks passed!")
     if fixable and not options.fix:
         print(f"[*] {fixable} fixable with the `--fix` option.")
-    if skipped:
+    if skipped and options.fix:  # without --fix nothing was going to be applied
         print(f"{skipped} fix{'es' if skipped != 1 else ''} not applied: "
               f"{'they' if skipped != 1 else 'it'} would edit a tag string.")

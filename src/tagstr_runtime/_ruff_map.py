@@ -35,6 +35,11 @@ _TRAILING_WHITESPACE_CODES = frozenset(["W291", "W293"])
 # Codes that judge a call's arguments as arguments: on a placeholder they judge
 # an interpolation as if it were passed to the tag, which it is not.
 _ARGUMENT_CODES = frozenset(["FBT003"])
+# Codes that take a placeholder for a call of the interpolations' values: "a lambda
+# that only calls its parameter" (``lambda p: url"{p}"``), which no tag string is
+# (the twin's lambda passes an f-string).  ``_ruff_text`` numbers the tag strings
+# that have room; the others are told here by the report ending where they end.
+_CALL_SHAPE_CODES = frozenset(["PLW0108"])
 
 
 class Edit(NamedTuple):
@@ -82,6 +87,11 @@ class TagIndex:
         index = bisect_right(self.starts, at) - 1
         return self.tags[index] if index >= 0 and at < self.ends[index] else None
 
+    def ends_at(self, at: int) -> bool:
+        """Whether a tag string ends at offset ``at``."""
+        index = bisect_right(self.ends, at) - 1
+        return index >= 0 and self.ends[index] == at
+
     def touched(self, edits: Iterable[Edit]) -> bool:
         """An edit over, inside or replacing part of a tag string (an edit that only
         borders one is not), or one that writes the text ruff saw for one."""
@@ -104,6 +114,8 @@ def is_reported(diagnostic: dict[str, Any], source: SourceText, tags: TagIndex) 
     code = diagnostic.get("code")
     if code in SYNTAX_ERROR_CODES or code in _LINE_CODES:
         return True
+    if code in _CALL_SHAPE_CODES and tags.ends_at(offset(source, diagnostic["end_location"])):
+        return False
     at = offset(source, diagnostic["location"])
     tag = tags.enclosing(at)
     if tag is None:

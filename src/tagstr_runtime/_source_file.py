@@ -4,21 +4,27 @@ The parser works on normalised text (``\\n`` newlines, decoded by the coding
 cookie); a formatter or a fixer must write back what the file had: its
 encoding (BOM included), its newline style.  ``SourceFile`` keeps both sides:
 ``raw`` bytes, ``text`` to parse, and ``encode`` for text going back to disk
-or to a tool.  ``find_sources`` turns the command line's paths into files the
+or to a tool.  ``check_tag_strings`` refuses what the runtime refuses.
+``find_sources`` turns the command line's paths into files the
 way black and ruff walk folders by default.
 """
 
 from __future__ import annotations
 
+import ast
 import io
 import os
 from collections.abc import Iterator, Sequence
 from tokenize import detect_encoding
 from typing import NamedTuple
 
+from tagstr_runtime._desugaring import Desugaring
+from tagstr_runtime._emit import Emitter, Position, TagCall
+from tagstr_runtime._errors import TagSyntaxError
+from tagstr_runtime._model import Field
 from tagstr_runtime._source import decode_source
 
-__all__ = ["SourceFile", "find_sources"]
+__all__ = ["SourceFile", "check_tag_strings", "find_sources"]
 
 # Folders black and ruff skip by default when they walk a tree (besides hidden ones).
 _SKIPPED = frozenset(
@@ -54,6 +60,40 @@ class SourceFile(NamedTuple):
     def decode(self, data: bytes) -> str:
         """A tool's output for this file, normalised like ``text``."""
         return decode_source(data)
+
+
+def check_tag_strings(text: str, filename: str) -> None:
+    """Raise the ``TagSyntaxError`` the runtime raises for ``text``, if any.
+
+    The parser accepts fields whose expression is malformed (``{a b}``,
+    ``\\N{EM DASH}``) or that a lambda cannot hold (``{yield}``, ``{await x}``):
+    the desugarer finds those, so the wrappers run it before a tool sees the
+    placeholder text and say what the runtime says.  CPython's own errors
+    outside tag strings (or syntax newer than this Python) are left to the tool,
+    as on the f-string twin.
+    """
+    try:
+        Desugaring(text, filename, emitter=_Unwritten(), emit_warnings=False)
+    except TagSyntaxError:
+        raise
+    except SyntaxError:
+        pass
+
+
+class _Unwritten(Emitter):
+    """Generates nothing: the desugarer's checks run, and no code is wanted."""
+
+    def decoded(self, cooked: str, raw: str, at: Position) -> ast.expr:
+        return _NOTHING
+
+    def interpolation(self, field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.expr:
+        return _NOTHING
+
+    def call(self, site: TagCall) -> ast.expr:
+        return _NOTHING
+
+
+_NOTHING = ast.Constant(None)
 
 
 def find_sources(paths: Sequence[str]) -> Iterator[str]:

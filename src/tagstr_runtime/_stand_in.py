@@ -1,13 +1,19 @@
 """String literals that stand in for tag strings while a formatter rewrites the code around them.
 
 black and ruff cannot parse a tag string, and must not touch one: to a
-formatter it is a literal.  So each outermost tag string is swapped for a
-plain string literal of the *same display width on each of its lines* (the
-width the formatter measures line length in), the formatter runs on that
-text, and the tag strings are swapped back.  Every wrapping decision is then
-the one the formatter makes for a string literal of that width::
+formatter it is a literal.  So each outermost tag string is swapped for an
+f-string literal without fields of the *same display width on each of its
+lines* (the width the formatter measures line length in), the formatter runs
+on that text, and the tag strings are swapped back.  Every wrapping decision
+is then the one the formatter makes for the file's f-string twin::
 
-    page = html"<p>{user.name}</p>"     ->   page = "QQQQQQQQQQQQQQQQQQQ"
+    page = html"<p>{user.name}</p>"     ->   page = f"QQQQQQQQQQQQQQQQQQ"
+
+An f-string, not a plain string, because the twin's is one: black infers the
+Python versions a file targets from the features it uses (an f-string: 3.6+,
+which decides the magic trailing comma after ``*args``), and neither tool
+takes an f-string in docstring position for a docstring.  ``h""`` has no room
+for the ``f``: its stand-in is the plain ``"Q"``.
 
 A stand-in holds nothing but one *marker* character that occurs nowhere in
 the source and that no formatter writes (it only adds whitespace, brackets,
@@ -64,6 +70,7 @@ class StandIns(NamedTuple):
     bodies: tuple[str, ...]  # what each stand-in holds between its quotes
     quotes: tuple[str, ...]  # each stand-in's quotes (the tag string's own)
     lines: tuple[int, ...]  # each tag string's first line
+    prefixes: tuple[str, ...] = ()  # each stand-in's string prefix ("f", or "" for ``h""``)
 
 
 def display_width(char: str) -> int:
@@ -93,12 +100,16 @@ def _blank(segment: str, marker: str) -> str:
     return "".join("\t" if c == "\t" else marker * display_width(c) for c in segment)
 
 
-def _literal(original: str, quote: str, marker: str, line: int) -> str:
+def _literal(original: str, quote: str, marker: str, line: int) -> tuple[str, str]:
+    """(the stand-in for the tag string ``original``, its prefix)."""
     segments = [_blank(s, marker) for s in original.split("\n")]
     q = len(quote)
+    prefix = "f"
     if len(segments) == 1:
-        return quote + segments[0][q:-q] + quote
-    segments[0] = quote + segments[0][q:]
+        if marker not in segments[0][1 + q : -q]:  # h"": no room for the prefix and a marker
+            return quote + segments[0][q:-q] + quote, ""
+        return prefix + quote + segments[0][1 + q : -q] + quote, prefix
+    segments[0] = prefix + quote + segments[0][1 + q :]
     segments[-1] = segments[-1][:-q] + quote
     if q == 1:  # a single-quoted literal spans lines by backslash continuations
         for index, segment in enumerate(segments[:-1]):
@@ -109,7 +120,7 @@ def _literal(original: str, quote: str, marker: str, line: int) -> str:
                     line + index,
                 )
             segments[index] = segment[:-1] + "\\"
-    return "\n".join(segments)
+    return "\n".join(segments), prefix
 
 
 def stand_in(text: str, tags: Sequence[TagString], line_of: Sequence[int]) -> StandIns:
@@ -118,20 +129,27 @@ def stand_in(text: str, tags: Sequence[TagString], line_of: Sequence[int]) -> St
     out: list[str] = []
     originals: list[str] = []
     bodies: list[str] = []
+    prefixes: list[str] = []
     pos = 0
     for tag, line in zip(tags, line_of):
         original = text[tag.span.start : tag.span.end]
-        literal = _literal(original, tag.quote, marker, line)
+        literal, prefix = _literal(original, tag.quote, marker, line)
         out.append(text[pos : tag.span.start])
         out.append(literal)
         originals.append(original)
-        bodies.append(literal[len(tag.quote) : -len(tag.quote)])
+        bodies.append(literal[len(prefix) + len(tag.quote) : -len(tag.quote)])
+        prefixes.append(prefix)
         pos = tag.span.end
     out.append(text[pos:])
     return StandIns(
         "".join(out), marker, tuple(originals), tuple(bodies),
-        tuple(t.quote for t in tags), tuple(line_of),
+        tuple(t.quote for t in tags), tuple(line_of), tuple(prefixes),
     )
+
+
+def _continues(before: str) -> bool:
+    """The character before a stand-in makes it part of something longer (a quote, a prefix letter)."""
+    return before in _QUOTES or before.isalnum() or before == "_"
 
 
 def _flipped(quote: str) -> str:
@@ -146,22 +164,24 @@ def restore(formatted: str, stand_ins: StandIns) -> str:
     marker = stand_ins.marker
     out: list[str] = []
     pos = 0
-    for original, body, quote, line in zip(
-        stand_ins.originals, stand_ins.bodies, stand_ins.quotes, stand_ins.lines
+    for original, body, quote, line, prefix in zip(
+        stand_ins.originals, stand_ins.bodies, stand_ins.quotes, stand_ins.lines, stand_ins.prefixes
     ):
         found = formatted.find(marker, pos)
         if found < 0:
             raise StandInError("the formatter dropped this tag string's stand-in", line)
-        start = found - len(quote)
-        opening = formatted[start:found]
-        end = found + len(body)
+        inside = found - body.index(marker)  # a body may start with a tab or a line end
+        opening = formatted[inside - len(quote) : inside]
+        start = inside - len(quote) - len(prefix)
+        end = inside + len(body)
         close = end + len(quote)
         if (
             start < pos
             or opening not in (quote, _flipped(quote))
-            or formatted[found:end] != body
+            or formatted[start : start + len(prefix)] != prefix
+            or formatted[inside:end] != body
             or formatted[end:close] != opening
-            or formatted[start - 1 : start] in _QUOTES  # now part of a longer literal
+            or _continues(formatted[start - 1 : start])  # a longer prefix, or part of a longer literal
             or formatted[close : close + 1] in _QUOTES
         ):
             raise StandInError(

@@ -118,7 +118,7 @@ class RuffFormat:
         self._program = ruff_program()
 
     def format(self, source: bytes, path: str | None) -> bytes:
-        args = ["format", "--force-exclude", *(["--stdin-filename", path] if path else []), "-"]
+        args = ["format", "--force-exclude", *(["--stdin-filename", _absolute(path)] if path else []), "-"]
         proc = _run_ruff(self._program, args, source)
         if proc.returncode:
             message = _message(proc.stderr.decode("utf-8", "replace"))
@@ -159,7 +159,7 @@ def ruff_check(
     """
     args = ["check", "--force-exclude", "--output-format", "json", "--fix" if fix else "--no-fix", *options]
     if source is not None:
-        args += ["--stdin-filename", paths[0], "-"]
+        args += ["--stdin-filename", _absolute(paths[0]), "-"]
     else:
         args += ["--", *paths]
     proc = _run_ruff(program, args, source)
@@ -173,6 +173,14 @@ def ruff_check(
     if not isinstance(found, list):
         raise ToolError("ruff printed something other than its JSON report")
     return found
+
+
+def _absolute(path: str) -> str:
+    """``path`` as ruff is told it for standard input: absolute.  ruff finds the
+    configuration of a file it is given from the file's absolute path, but that of
+    ``--stdin-filename`` from the path as written: a relative one misses the
+    ``pyproject.toml`` of a parent folder."""
+    return os.path.abspath(path)
 
 
 def _message(text: str) -> str:

@@ -14,8 +14,7 @@ spelling for hand-written code.
 
 from __future__ import annotations
 
-from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Callable, Generic, Literal, Protocol, TypeVar
+from _operator import itemgetter  # operator's C half: the module itself costs more than this one
 
 __all__ = [
     "Conversion",
@@ -28,14 +27,34 @@ __all__ = [
     "is_interpolation",
 ]
 
-if TYPE_CHECKING:  # typeshed has it for every Python; nothing is imported at run time
-    from typing_extensions import TypeIs
+# No ``typing`` at run time (nor ``operator`` or ``types``): every module with tag
+# strings imports this one, and ``typing`` (about 10 ms) would be what a program of
+# such modules pays at start-up that its f-string twin does not.  Type checkers read the ``TYPE_CHECKING`` branches;
+# ``TagFunction`` and ``Conversion``, which need ``typing``, are built on first use.
+TYPE_CHECKING = False  # mypy and pyright read this name as typing.TYPE_CHECKING
+if TYPE_CHECKING:
+    from typing import Any, Callable, Generic, Literal, Protocol, TypeVar
 
-T = TypeVar("T")
-T_co = TypeVar("T_co", covariant=True)
-R_co = TypeVar("R_co", covariant=True)
+    from typing_extensions import TypeIs  # typeshed has it for every Python
 
-Conversion = Literal["a", "r", "s"]
+    T = TypeVar("T")
+    T_co = TypeVar("T_co", covariant=True)
+    R_co = TypeVar("R_co", covariant=True)
+    Conversion = Literal["a", "r", "s"]
+    _Fields = tuple[Callable[[], T_co], str, Conversion | None, str | None]
+else:
+    T = T_co = R_co = None  # what the class statements below subscript with
+    _Fields = tuple
+    GenericAlias = type(tuple[int])  # types.GenericAlias, without importing types
+
+    class _Subscriptable:
+        """``typing.Generic`` as far as ``Interpolation`` needs it at run time:
+        ``Interpolation[int]`` is a ``types.GenericAlias``, as ``tuple[int]`` is."""
+
+        __slots__ = ()
+        __class_getitem__ = classmethod(GenericAlias)
+
+    Generic = _Subscriptable
 
 
 class Decoded(str):
@@ -48,7 +67,10 @@ class Decoded(str):
     its text is never cooked).
     """
 
-    _raw: str  # in the instance __dict__: str subclasses cannot have slots
+    #: the raw text where it differs from the cooked one, in the instance
+    #: ``__dict__`` (str subclasses cannot have slots); most literals have none,
+    #: and then no ``__dict__`` is ever made (``_rt.table`` builds them so)
+    _raw: str | None = None
 
     def __new__(cls, value: str, /, raw: str | None = None) -> Decoded:
         if raw is not None:
@@ -61,22 +83,24 @@ class Decoded(str):
     def _from_parts(cls, cooked: str, raw: str) -> Decoded:
         """Build without re-cooking; the desugarer cooked (and validated) at compile time."""
         self = str.__new__(cls, cooked)
-        object.__setattr__(self, "_raw", raw)
+        if raw != cooked:
+            object.__setattr__(self, "_raw", raw)
         return self
 
     @property
     def raw(self) -> str:
         """The source text, with ``{{`` and ``}}`` collapsed to one brace."""
-        return self._raw
+        raw = self._raw
+        return str.__str__(self) if raw is None else raw
 
     def __repr__(self) -> str:
         cooked = str.__repr__(self)
-        if self._raw == str(self):
+        if self._raw is None:
             return f"Decoded({cooked})"
         return f"Decoded({cooked}, raw={self._raw!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_decoded_from_parts, (str(self), self._raw))
+        return (_decoded_from_parts, (str(self), self.raw))
 
     def __setattr__(self, name: str, value: object) -> None:
         # named in full: code written for the PEP draft has a Protocol of its own
@@ -124,9 +148,7 @@ def _raw_spec_from_parts(raw: str, cooked: str | None, error: str) -> RawSpec:
     return RawSpec._from_parts(raw, cooked, error)
 
 
-class Interpolation(
-    tuple[Callable[[], T_co], str, "Conversion | None", "str | None"], Generic[T_co]
-):
+class Interpolation(_Fields[T_co], Generic[T_co]):
     """One replacement field: ``(getvalue, expr, conv, format_spec)``.
 
     ``getvalue()`` evaluates the expression in the tag string's scope each time
@@ -172,7 +194,7 @@ class Interpolation(
         )
 
 
-class InterpolationConcrete(Interpolation[Any]):
+class InterpolationConcrete(Interpolation["Any"]):
     """The PEP's pure-Python spelling: ``InterpolationConcrete(getvalue, expr, conv, spec)``."""
 
     __slots__ = ()
@@ -202,7 +224,28 @@ def is_interpolation(arg: Decoded | Interpolation[T], /) -> TypeIs[Interpolation
     return isinstance(arg, Interpolation)
 
 
-class TagFunction(Protocol[R_co]):
-    """Anything callable as ``tag(*args: Decoded | Interpolation) -> R``."""
+if TYPE_CHECKING:
 
-    def __call__(self, *args: Decoded | Interpolation[Any]) -> R_co: ...
+    class TagFunction(Protocol[R_co]):
+        """Anything callable as ``tag(*args: Decoded | Interpolation) -> R``."""
+
+        def __call__(self, *args: Decoded | Interpolation[Any]) -> R_co: ...
+
+else:
+
+    def __getattr__(name: str) -> object:
+        """``TagFunction`` and ``Conversion``, built with ``typing`` when first asked for (PEP 562)."""
+        if name not in ("TagFunction", "Conversion"):
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        from typing import Any, Literal, Protocol, TypeVar
+
+        R_co = TypeVar("R_co", covariant=True)
+
+        class TagFunction(Protocol[R_co]):
+            """Anything callable as ``tag(*args: Decoded | Interpolation) -> R``."""
+
+            def __call__(self, *args: Decoded | Interpolation[Any]) -> R_co: ...
+
+        TagFunction.__qualname__ = "TagFunction"
+        globals().update(TagFunction=TagFunction, Conversion=Literal["a", "r", "s"])
+        return globals()[name]

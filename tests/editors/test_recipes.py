@@ -227,8 +227,9 @@ def run_hook(key: str, index: int, work: Path) -> subprocess.CompletedProcess[st
     yaml = pytest.importorskip("yaml")
     hook = yaml.safe_load(recipes()[key])["repos"][0]["hooks"][index]
     assert hook["types_or"] == ["python", "pyi"] and hook["language"] == "python"
-    assert hook["entry"].startswith("python -m tagstr_runtime ")
-    return run(sys.executable, *hook["entry"].split()[1:], "formatted.py", "ugly.py", cwd=work)
+    script, *args = hook["entry"].split()
+    assert script in ("tagstr-format", "tagstr-ruff-check")  # the console scripts, not python -m
+    return run(str(Path(sys.executable).parent / script), *args, "formatted.py", "ugly.py", cwd=work)
 
 
 def test_formatting_recipe(tmp_path: Path) -> None:

@@ -45,6 +45,8 @@ ERRORS = [
     ("debug-then-more", 'x = tag"{a = 1}"\n', 1, 14, "tag string: expecting '!', or ':', or '}'"),
     ("await", 'async def f():\n    return tag"{await g()}"\n', 2, 17, "tag string: 'await' is not allowed"),
     ("yield", 'def f():\n    return tag"{(yield)}"\n', 2, 18, "tag string: 'yield' is not allowed"),
+    ("async-comprehension", 'async def f(xs):\n    return tag"{[y async for y in xs]}"\n', 2, 17,
+     "tag string: an asynchronous comprehension is not allowed"),
     ("keyword", 'x = None"a"\n', 1, 5, "keyword 'None' cannot be used as a tag"),
     ("dotted", 'x = a.tag"{x}"\n', 1, 7, "dotted names cannot be used as tags"),
     ("concatenation", 'x = tag"a" "b"\n', 1, 12, "tag strings cannot be implicitly concatenated"),

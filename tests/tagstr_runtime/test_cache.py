@@ -285,3 +285,35 @@ def test_plain_modules_cost_no_file_system_call_each(tmp_path: Path) -> None:
     ran = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True,
                          timeout=60)
     assert ran.stdout.splitlines() == ["0 1 False", "0"], ran.stderr
+
+
+@pytest.mark.subprocess
+def test_cached_modules_cost_what_a_pyc_costs(tmp_path: Path) -> None:
+    """Once a ``__pycache__`` folder is listed, each further tag-string module of it
+    opens its cache and nothing else: not the source, not a standard pyc (issue 30)."""
+    for index in range(4):
+        (tmp_path / f"tagged_{index}.py").write_text(TAGGED.replace("tg'0'", f"tg'{index}'"), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "TAGSTR_"))}
+    env.update(PYTHONPATH=str(SRC), TAGSTR_AUTOLOAD="0")
+    script = (
+        "import sys, tagstr_runtime\n"
+        "tagstr_runtime.install()\n"
+        "import tagstr_runtime._rt, tagstr_runtime._fingerprint\n"
+        "tagstr_runtime._fingerprint.fingerprint()\n"
+        "events = []\n"
+        "sys.addaudithook(lambda event, args: events.append(str(args[0])) if event == 'open' else None)\n"
+        "values = [str(__import__(f'tagged_{index}').VALUE) for index in range(4)]\n"
+        "print(values, 'tagstr_runtime._desugaring' in sys.modules)\n"
+        "for path in events:\n"
+        "    print(path.rsplit('/', 1)[-1])\n"
+    )
+    subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, check=True, timeout=60)  # writes
+    ran = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         timeout=60)
+    lines = ran.stdout.splitlines()
+    assert lines[0] == "['0', '1', '2', '3'] False", ran.stderr
+    tag = sys.implementation.cache_tag
+    cache = f"{tag}.tagstr-{_fingerprint.fingerprint()}.pyc"
+    # the first module finds no standard pyc, the listing tells the others
+    assert lines[1:] == [f"tagged_0.{tag}.pyc", "tagged_0.py", f"tagged_0.{cache}",
+                         *[f"tagged_{index}.{cache}" for index in range(1, 4)]]

@@ -43,6 +43,9 @@ ERRORS = [
     ('async def f():\n    a = tag"{await x}"\n',
      "tag string: 'await' is not allowed in an interpolation (it is evaluated lazily, in a lambda)", "await-yield",
      2, 14, 2, 21),
+    ('async def f(xs):\n    a = tag"{[y async for y in xs]}"\n',
+     "tag string: an asynchronous comprehension is not allowed in an interpolation (it is evaluated lazily, "
+     "in a lambda)", "await-yield", 2, 14, 2, 35),
     ('a = tag"{yield}"\n',
      "tag string: 'yield' is not allowed in an interpolation (it is evaluated lazily, in a lambda)", "await-yield",
      1, 10, 1, 15),

@@ -20,7 +20,7 @@ import re
 import sys
 import time
 import warnings
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import HealthCheck, assume, given, note, settings
@@ -224,17 +224,20 @@ class _Ours:
     """Reads a desugared module back into the shape of ``_cpython_parts``."""
 
     def __init__(self, tree: ast.Module) -> None:
-        assert isinstance(tree.body[0], ast.ImportFrom) and tree.body[0].module == "tagstr_runtime._rt"
-        build = tree.body[1]
-        assert isinstance(build, ast.Assign)
-        self.entries: tuple[tuple[str, str], ...] = build.value.args[0].value  # type: ignore[attr-defined]
+        assert isinstance(tree.body[0], ast.Global)
+        assert isinstance(tree.body[1], ast.ImportFrom) and tree.body[1].module == "tagstr_runtime._rt"
+        build = tree.body[2]
+        assert isinstance(build, ast.Assign) and isinstance(build.value, ast.Call)
+        texts, *raws = (cast(ast.Constant, arg).value for arg in build.value.args)
+        raw_of = dict(raws[0]) if raws else {}
+        self.entries: list[tuple[str, str]] = [(text, raw_of.get(k, text)) for k, text in enumerate(texts)]
         self.cooked: list[str] = []
-        # Interpolations the runtime emitter hoisted: the K-th name bound by body[2] = its K-th call
+        # Interpolations the runtime emitter hoisted: the K-th name bound by body[3] = its K-th call
         self.hoisted: dict[str, ast.expr] = {}
-        if len(tree.body) > 2 and isinstance(tree.body[2], ast.Assign):
-            targets = tree.body[2].targets[0]
-            if isinstance(targets, ast.Tuple) and isinstance(tree.body[2].value, ast.Tuple):
-                for target, value in zip(targets.elts, tree.body[2].value.elts):
+        if len(tree.body) > 3 and isinstance(tree.body[3], ast.Assign):
+            targets = tree.body[3].targets[0]
+            if isinstance(targets, ast.Tuple) and isinstance(tree.body[3].value, ast.Tuple):
+                for target, value in zip(targets.elts, tree.body[3].value.elts):
                     if isinstance(target, ast.Name) and target.id.startswith("__tagstr_"):
                         self.hoisted[target.id] = value
 

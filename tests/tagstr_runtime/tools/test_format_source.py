@@ -64,7 +64,8 @@ def test_files_without_tag_strings_reach_the_tool_untouched() -> None:
 @pytest.mark.parametrize(
     ("text", "change", "message"),
     [
-        pytest.param('x = h"{a}"\n', lambda t: t.replace("= ", "= y"), "would change a tag string", id="glued"),
+        pytest.param('x = h"{a}"\n', lambda t: t.replace("= ", "= y"), "line 1: the formatter rewrote", id="glued"),
+        pytest.param('x = h"{a}"\n', lambda t: t + 'y = h"{b}"\n', "would change a tag string", id="added"),
         pytest.param('x = h"{a}"\n', lambda t: t + "y = (\n", "would not compile (2:", id="broken"),
         pytest.param('x = h"{a}"\n', lambda t: t.replace("\n", ' "b"\n'), "would not parse", id="concatenated"),
         pytest.param('x = h"{a"\n', lambda t: t, "line 1, column 9: tag string: expecting '}'", id="malformed"),

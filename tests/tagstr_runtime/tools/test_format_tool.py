@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from fstring_tags import converted, package_files
 from tagstr_runtime.frontend import parse
 from tools_harness import (
     EXAMPLES,
@@ -26,7 +27,9 @@ from tools_harness import (
     needs_black,
     needs_ruff,
     plain_format,
+    refused_sources,
     run,
+    runtime_error,
     twin,
     wrapper,
     write,
@@ -53,6 +56,16 @@ CASES = {
     "lambda-default": 'callback = lambda value=h"{default}": render(value, h"{value}", another_long_argument)\n',
     "format-spec-and-nesting": 'row = render(h"{price:>{width}.2f} {h\'{name!r}\'}", some_argument, other_arg)\n',
     "subscript-and-await": 'async def f():\n    return (await h"{x}")[0], h"{y}"[ 1 : 2 ]\n',
+    # an f-string is no docstring: the tag string stays as written, the code around is formatted
+    "docstring-position": 'def f( x ):\n    h"""doc {x}\n    more"""\n',
+    # the twin's f-strings make black target 3.6+, which keeps the magic trailing comma after *args
+    "keyword-only-parameters": (
+        "def render(*, template_name_argument, context_value_argument, request_argument, extra_argument_long):\n"
+        '    return h"{template_name_argument}"\n'
+    ),
+    "star-arguments-call": (
+        'result = some_function_name(*arguments_list_value, **keyword_arguments_dict, last=h"{x}", other=2)\n'
+    ),
 }
 
 
@@ -174,10 +187,6 @@ def test_stdin(tmp_path: Path, tool: str) -> None:
         pytest.param('x = h"{a"\n', "line 1, column 9: tag string: expecting '}'", id="malformed"),
         pytest.param('x = h"{a}" +\n', "cannot format", id="invalid-python"),
         pytest.param(
-            'def f(x):\n    h"""doc {x}\n    more"""\n', "line 2: the formatter rewrote this tag string's stand-in",
-            id="docstring-position",
-        ),
-        pytest.param(
             'def f():\n    return h"{x\n\n}"\n', "line 3: a field of this single-quoted tag string has a line",
             id="blank-line-in-field",
         ),
@@ -275,3 +284,62 @@ def test_a_bad_black_configuration_is_an_error_per_file(tmp_path: Path) -> None:
         "1 file failed to reformat.",
     ]
     assert path.read_text(encoding="utf-8") == 'x  =  h"{a}"\n'
+
+
+@pytest.mark.parametrize("tool", TOOLS)
+def test_configuration_of_a_parent_folder_from_a_sub_folder(tmp_path: Path, tool: str) -> None:
+    """Run from a sub-folder on a relative path, the tool's configuration is found as the
+    plain tool finds it there for the file: the parent folder's line length."""
+    config(tmp_path, line_length=40)
+    text = 'from tg import h\n\nx = h"{a}"\nfoo(aaaaaaaaaaaaaa, bbbbbbbbbbbbbb, cccccccccc)\n'
+    path = write(tmp_path / "sub" / "m.py", text)
+    twin_file = write(tmp_path / "twin" / "sub" / "m.py", twin(text))
+    shutil.copy(tmp_path / "pyproject.toml", tmp_path / "twin")
+    check = wrapper("--format", "--tool", tool, "--check", "m.py", cwd=path.parent)
+    assert check.returncode == 1 and "would reformat m.py" in check.stderr, check.stderr
+    proc = wrapper("--format", "--tool", tool, "-q", "m.py", cwd=path.parent)
+    assert proc.returncode == 0, proc.stderr
+    plain = ["python", "-m", "black", "-q", "m.py"] if tool == "black" else [str(RUFF), "format", "m.py"]
+    assert run(*plain, cwd=twin_file.parent).returncode == 0
+    assert twin(path.read_text(encoding="utf-8")) == twin_file.read_text(encoding="utf-8") != twin(text)
+
+
+@pytest.mark.parametrize("tool", TOOLS)
+def test_what_the_runtime_refuses_is_not_formatted(tmp_path: Path, tool: str) -> None:
+    """Every source the runtime refuses exits 123 with the runtime's message and position,
+    ``--check`` included (a malformed field is no tag string a formatter may keep)."""
+    config(tmp_path)
+    expected = []
+    names = []
+    for index, source in enumerate(refused_sources()):
+        name = f"err_{index}.py"
+        write(tmp_path / name, source)
+        names.append(name)
+        exc = runtime_error(source, name)
+        expected.append(f"error: cannot format {name}: line {exc.lineno}, column {exc.offset}: {exc.msg}")
+    proc = wrapper("--format", "--tool", tool, "--check", *names, cwd=tmp_path)
+    assert proc.returncode == 123, proc.stderr
+    assert proc.stderr.splitlines() == [*expected, f"{len(names)} files would fail to reformat."]
+
+
+@needs_black
+@pytest.mark.parametrize("relative", ["rich/repr.py", "click/formatting.py"])
+def test_real_code_like_the_originals(tmp_path: Path, relative: str) -> None:
+    """The f-strings of a real module turned into ``h`` tag strings (the original is the
+    twin): black at line length 60 formats it as it formats the original.  (In rich's
+    ``repr.py`` f-strings are the only feature of 3.6+: black inferred older targets
+    from plain-string stand-ins and dropped a magic trailing comma.)"""
+    package, _, name = relative.partition("/")
+    pytest.importorskip(package, reason=f"{package} is not installed (dependency group 'tests')")
+    original = next(p for p in package_files(package) if p.name == name and p.parent.name == package)
+    text = original.read_text(encoding="utf-8")
+    tagged, count = converted(text)
+    assert count > 3 and twin(tagged) == text
+    config(tmp_path, line_length=60)
+    source = write(tmp_path / name, tagged)
+    proc = wrapper("--format", "--tool", "black", "--quiet", name, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    formatted = source.read_text(encoding="utf-8")
+    assert formatted != tagged
+    expected = run("python", "-m", "black", "--quiet", "--line-length", "60", "-", cwd=tmp_path, stdin=text)
+    assert twin(formatted) == expected.stdout

@@ -30,16 +30,18 @@ def _widths(text: str) -> list[int]:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        pytest.param('x = h"{a}"\n', 'x = "QQQQ"\n', id="one-letter"),
-        pytest.param('x = html"<p>{a}</p>"\n', 'x = "QQQQQQQQQQQQQQ"\n', id="longer"),
-        pytest.param("x = h''\n", "x = 'Q'\n", id="shortest"),
-        pytest.param('x = h"日本 {a}"\n', 'x = "QQQQQQQQQ"\n', id="wide"),
-        pytest.param('x = h"e\u0301 {a}"\n', 'x = "QQQQQQ"\n', id="combining"),
-        pytest.param('x = h"\t{a}"\n', 'x = "Q\tQQQ"\n', id="tab"),
-        pytest.param('x = h"""a\n {b}\n\n"""\n', 'x = """QQ\nQQQQ\n\n"""\n', id="triple"),
-        pytest.param("x = h'{a\n + b}'\n", "x = 'QQ\\\nQQQQQ'\n", id="single-quoted-lines"),
-        pytest.param('x = f"{h\'{a}\'}" + h"Q{b}"\n', 'x = f"{\'ZZZZ\'}" + "ZZZZZ"\n', id="marker-in-source"),
-        pytest.param('a = h"{b}"; c = h"{d}"\n', 'a = "QQQQ"; c = "QQQQ"\n', id="two"),
+        pytest.param('x = h"{a}"\n', 'x = f"QQQ"\n', id="one-letter"),
+        pytest.param('x = html"<p>{a}</p>"\n', 'x = f"QQQQQQQQQQQQQ"\n', id="longer"),
+        pytest.param("x = h''\n", "x = 'Q'\n", id="shortest"),  # no room for an f: a plain literal
+        pytest.param("x = h'\t'\n", "x = 'Q\t'\n", id="shortest-with-a-tab"),
+        pytest.param('x = h"日本 {a}"\n', 'x = f"QQQQQQQQ"\n', id="wide"),
+        pytest.param('x = h"e\u0301 {a}"\n', 'x = f"QQQQQ"\n', id="combining"),
+        pytest.param('x = h"\t{a}"\n', 'x = f"\tQQQ"\n', id="tab"),
+        pytest.param('x = h"""a\n {b}\n\n"""\n', 'x = f"""Q\nQQQQ\n\n"""\n', id="triple"),
+        pytest.param('x = h"""\n{b}"""\n', 'x = f"""\nQQQ"""\n', id="triple-first-line-empty"),
+        pytest.param("x = h'{a\n + b}'\n", "x = f'Q\\\nQQQQQ'\n", id="single-quoted-lines"),
+        pytest.param('x = f"{h\'{a}\'}" + h"Q{b}"\n', 'x = f"{f\'ZZZ\'}" + f"ZZZZ"\n', id="marker-in-source"),
+        pytest.param('a = h"{b}"; c = h"{d}"\n', 'a = f"QQQ"; c = f"QQQ"\n', id="two"),
     ],
 )
 def test_shapes(text: str, expected: str) -> None:
@@ -53,28 +55,30 @@ def test_shapes(text: str, expected: str) -> None:
 def test_marker_when_every_ascii_candidate_is_used() -> None:
     used = "# " + "".join(chr(c) for c in range(33, 127)) + "\n"
     stand = _stand_in(used + 'x = h"{a}"\n')
-    assert stand.marker == "\u0100" and stand.text == used + 'x = "\u0100\u0100\u0100\u0100"\n'
+    assert stand.marker == "\u0100" and stand.text == used + 'x = f"\u0100\u0100\u0100"\n'
 
 
 @pytest.mark.parametrize(
     ("formatted", "message"),
     [
-        pytest.param('x = (\n    "QQQQ"\n)\n', None, id="moved"),
-        pytest.param("x = 'QQQQ'\n", None, id="quotes-flipped"),
-        pytest.param('x = "QQ" "QQ"\n', "rewrote", id="split"),
-        pytest.param('x = """QQQQ"""\n', "rewrote", id="requoted"),
-        pytest.param('x = "QQQ"\n', "rewrote", id="shortened"),
-        pytest.param('x = "QQQQ "\n', "rewrote", id="extended"),
+        pytest.param('x = (\n    f"QQQ"\n)\n', None, id="moved"),
+        pytest.param("x = f'QQQ'\n", None, id="quotes-flipped"),
+        pytest.param('x = f"Q" f"QQ"\n', "rewrote", id="split"),
+        pytest.param('x = f"""QQQ"""\n', "rewrote", id="requoted"),
+        pytest.param('x = f"QQ"\n', "rewrote", id="shortened"),
+        pytest.param('x = f"QQQ "\n', "rewrote", id="extended"),
+        pytest.param('x = "QQQ"\n', "rewrote", id="prefix-dropped"),
+        pytest.param('x = rf"QQQ"\n', "rewrote", id="prefix-extended"),
         pytest.param("x = 1\n", "dropped", id="dropped"),
-        pytest.param('x = "QQQQ"\ny = "QQQQ"\n', "duplicated", id="duplicated"),
-        pytest.param('x = "QQQQ\'\n', "rewrote", id="quotes-mismatched"),
+        pytest.param('x = f"QQQ"\ny = f"QQQ"\n', "duplicated", id="duplicated"),
+        pytest.param('x = f"QQQ\'\n', "rewrote", id="quotes-mismatched"),
     ],
 )
 def test_restore(formatted: str, message: str | None) -> None:
     stand = _stand_in('x = h"{a}"\n')
     if message is None:
         restored = restore(formatted, stand)
-        assert restored == formatted.replace("'QQQQ'", 'h"{a}"').replace('"QQQQ"', 'h"{a}"')
+        assert restored == formatted.replace("f'QQQ'", 'h"{a}"').replace('f"QQQ"', 'h"{a}"')
         return
     with pytest.raises(StandInError, match=message) as caught:
         restore(formatted, stand)
@@ -103,5 +107,5 @@ def test_width_and_round_trip(bodies: list[str], triple: bool, newline: bool) ->
     assert _widths(stand.text) == _widths(text)
     statement = ast.parse(stand.text).body[0]
     assert isinstance(statement, ast.Assign) and isinstance(statement.value, ast.List)
-    assert [type(e) for e in statement.value.elts] == [ast.Constant] * len(bodies)
+    assert [type(e) for e in statement.value.elts] == [ast.JoinedStr] * len(bodies)
     assert restore(stand.text, stand) == text

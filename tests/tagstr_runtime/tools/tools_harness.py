@@ -122,3 +122,31 @@ def config(folder: Path, line_length: int = 88) -> None:
         line-length = {line_length}
         """,
     )
+
+
+# What the runtime refuses, beyond SPEC 5's table: a field a lambda cannot hold.
+LAZY_REFUSALS = [
+    "def f():\n    return h\"{yield}\"\n",
+    "async def f(x):\n    return h\"{await x}\"\n",
+    "async def f(xs):\n    return h\"{[y async for y in xs]}\"\n",
+    "async def f(xs):\n    return h\"{[[z async for z in y] for y in xs]}\"\n",
+]
+
+
+def refused_sources() -> list[str]:
+    """Sources the runtime refuses: SPEC 5's error table (``parser/test_errors.py``) and ``LAZY_REFUSALS``."""
+    path = ROOT / "tests" / "tagstr_runtime" / "parser" / "test_errors.py"
+    spec = importlib.util.spec_from_file_location("_tagstr_parser_errors", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return [row[0] for row in module.ERRORS] + LAZY_REFUSALS
+
+
+def runtime_error(source: str, filename: str) -> SyntaxError:
+    """The ``SyntaxError`` the runtime raises compiling ``source``."""
+    try:
+        tagstr_runtime.compile(source, filename, "exec")
+    except SyntaxError as exc:
+        return exc
+    raise AssertionError(f"the runtime compiles {source!r}")
