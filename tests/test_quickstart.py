@@ -22,6 +22,7 @@ from types import ModuleType
 import pytest
 
 import tagstr_runtime
+from clean_python import clean_env
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
@@ -87,8 +88,7 @@ def test_quick_start_from_a_fresh_clone(tmp_path: Path) -> None:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     (bin_dir / "python3").symlink_to(getattr(sys, "_base_executable", sys.executable))
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("PYTHON", "TAGSTR_", "VIRTUAL_ENV", "MYPY_"))}
+    env = clean_env("VIRTUAL_ENV", "MYPY_", src=False)
     env["PATH"] = os.pathsep.join([str(bin_dir), env.get("PATH", "")])
     done = subprocess.run(["sh", "-c", command], cwd=checkout, env=env, capture_output=True, text=True,
                           timeout=900)

@@ -21,7 +21,8 @@ keeps:
   string literal of the same lines and character columns, for the tokenizer
   (pycodestyle, ``# noqa`` mapping);
 - ``sites()``: each tag string with its call and the chain of its enclosing
-  nodes, recorded by the emitter while the generator walked to it.
+  nodes: the analysis layer's sites (``Desugaring.sites``), with the lint
+  tree's lambda of each interpolation.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from tagstr_runtime.frontend import (
     Emitter,
     Field,
     Position,
+    Site,
     SourceText,
     TagCall,
     TagString,
@@ -132,52 +134,31 @@ class Interp(NamedTuple):
 
 
 class TagSite:
-    """A tag string, the call the lint tree has for it, and its enclosing nodes (outermost first).
+    """A tag string, the call the lint tree has for it, and its enclosing nodes (outermost first):
+    the analysis layer's ``site``, with the lint tree's lambda of each interpolation."""
 
-    The emitter records the nodes the generator walked through to reach the
-    tag string; a nested one's walk starts inside its enclosing tag string's
-    call, so its chain is that site's chain, that call, and the nodes in between.
-    """
-
-    def __init__(
-        self, tag: TagString, call: ast.Call, path: tuple[ast.AST, ...], lambdas: dict[int, ast.Lambda]
-    ) -> None:
-        self.tag = tag
+    def __init__(self, site: Site, lambdas: dict[int, ast.Lambda]) -> None:
+        self.site = site
+        self.tag = site.tag
+        call = site.call
+        assert isinstance(call, ast.Call)
         self.call = call
         self._lambdas = lambdas  # each field's lambda, by the field's offset
         self.parent: TagSite | None = None
-        self._path = path
 
-    @cached_property
+    @property
     def chain(self) -> tuple[ast.AST, ...]:
-        if self.parent is None:
-            return self._path
-        inside = _path_between(self.parent.call, self._path[0] if self._path else self.call)
-        return (*self.parent.chain, self.parent.call, *inside, *self._path)
+        return self.site.chain
 
     def interpolations(self) -> list[Interp]:
-        return [Interp(part, self._lambdas[part.span.start]) for part in self.tag.parts if isinstance(part, Field)]
-
-
-def _path_between(root: ast.AST, target: ast.AST) -> tuple[ast.AST, ...]:
-    """The nodes strictly between ``root`` and its descendant ``target`` (a few, generated)."""
-    todo: list[tuple[ast.AST, tuple[ast.AST, ...]]] = [(root, ())]
-    while todo:
-        node, above = todo.pop()
-        for child in ast.iter_child_nodes(node):
-            if child is target:
-                return above
-            todo.append((child, (*above, child)))
-    raise AssertionError("a nested tag string outside its enclosing call")
+        return [Interp(hole.field, self._lambdas[hole.field.span.start]) for hole in self.site.holes]
 
 
 class LintEmitter(Emitter):
     """Writes the lint tree and records what the hooks and rules need."""
 
     def __init__(self) -> None:
-        self.sites: list[TagSite] = []
         self.lambdas: list[ast.Lambda] = []
-        self._nested: dict[int, list[TagSite]] = {}  # enclosing field's offset -> its sites
         self.by_field: dict[int, ast.Lambda] = {}  # a field's offset -> its lambda (not spec fields')
 
     def decoded(self, cooked: str, raw: str, at: Position) -> ast.expr:
@@ -192,15 +173,7 @@ class LintEmitter(Emitter):
         return located(ast.Tuple([func, spec], _LOAD), at)
 
     def call(self, emitted: TagCall) -> ast.expr:
-        call = located(ast.Call(emitted.func, emitted.args, []), emitted.at)
-        site = TagSite(emitted.tag, call, emitted.path, self.by_field)
-        for field in emitted.tag.fields():
-            for inner in self._nested.pop(field.span.start, ()):
-                inner.parent = site
-        if emitted.enclosing is not None:
-            self._nested.setdefault(emitted.enclosing.span.start, []).append(site)
-        self.sites.append(site)
-        return call
+        return located(ast.Call(emitted.func, emitted.args, []), emitted.at)
 
 
 class TagFile:
@@ -214,7 +187,7 @@ class TagFile:
         self.tags: tuple[TagString, ...] = tuple(t for top in self.outermost for t in top.walk())
         self.tree: ast.Module = desugaring.tree  # type: ignore[assignment]
         #: every tag string (nested ones too), in source order
-        self._sites = sorted(emitter.sites, key=lambda site: site.tag.span.start)
+        self._sites = _tag_sites(desugaring.sites, emitter.by_field)
         self._generated_lambdas = frozenset(map(id, emitter.lambdas))
         self._lambdas = emitter.lambdas
         self.generated_positions: frozenset[tuple[int, int]] = self._generated_positions()
@@ -331,6 +304,15 @@ class TagFile:
     def is_generated(self, node: ast.AST) -> bool:
         """A lambda made for an interpolation (not one the user wrote)."""
         return isinstance(node, ast.Lambda) and id(node) in self._generated_lambdas
+
+
+def _tag_sites(sites: tuple[Site, ...], lambdas: dict[int, ast.Lambda]) -> list[TagSite]:
+    found: dict[int, TagSite] = {}  # by the site's identity
+    for site in sites:
+        tag_site = found[id(site)] = TagSite(site, lambdas)
+        if site.parent is not None:
+            tag_site.parent = found[id(site.parent)]  # in source order: the parent came first
+    return list(found.values())
 
 
 def walk_interpolation(

@@ -12,6 +12,9 @@ if TYPE_CHECKING:  # a file without tag strings needs neither: imported when a r
     from tagstr_flake8._analysis import TagFile
     from tagstr_flake8._scopes import ScopeIndex
 
+if TYPE_CHECKING:
+    from tagstr_runtime.frontend import ModuleAnalysis
+
 __all__ = ["FileContext"]
 
 
@@ -42,3 +45,24 @@ class FileContext:
         from tagstr_flake8._scopes import scope_index
 
         return scope_index(self.tagfile)
+
+    @cached_property
+    def analysis(self) -> ModuleAnalysis:
+        """The file as the analysis layer's findings read it (a file with tag strings only)."""
+        from tagstr_runtime.frontend import ModuleAnalysis
+
+        tagfile = self.tagfile
+        assert tagfile is not None and self.scopes is not None
+        return ModuleAnalysis(
+            tagfile.source, tagfile.tree, tagfile.desugaring.sites, tagfile.is_generated, scopes=self.scopes
+        )
+
+    @cached_property
+    def module(self) -> ModuleAnalysis:
+        """The file for the analysis layer's tag resolver: ``analysis``, or in a file without
+        tag strings its standard tree (no source text: the resolver needs none)."""
+        if self.tagfile is not None:
+            return self.analysis
+        from tagstr_runtime.frontend import ModuleAnalysis
+
+        return ModuleAnalysis(None, self.tree)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast
 from string import Formatter
-from typing import ClassVar, Final, Mapping
+from typing import Any, ClassVar, Final, Mapping
 
 __all__ = [
     "ArgumentlessSuper", "AssignmentExpression", "BACKSLASH_N_FIX", "BuiltinTag", "ClassVariable", "CODES",
@@ -55,6 +55,11 @@ class TagMessage:
     def at(cls, node: ast.expr | ast.stmt, **args: object) -> TagMessage:
         """The message reported at the start of ``node``."""
         return cls(node.lineno, node.col_offset, **args)
+
+    @classmethod
+    def found(cls, position: tuple[int, int], args: Mapping[str, Any]) -> TagMessage:
+        """The message of an analysis-layer finding: at (line, byte column), with its values."""
+        return cls(*position, **args)
 
     @property
     def text(self) -> str:

@@ -30,6 +30,9 @@ from tagstr_runtime._model import Field, Literal, TagString
 if TYPE_CHECKING:
     from tagstr_runtime._rt import Entry
 
+if TYPE_CHECKING:
+    from tagstr_runtime.analysis.scopes import ScopeIndex
+
 __all__ = [
     "Emitter", "Position", "RUNTIME_MODULE", "RuntimeEmitter", "TABLE_NAME", "TagCall", "hoisted_name",
     "located", "prologue_index", "slot_name",
@@ -61,8 +64,8 @@ def hoisted_name(index: int, salt: str = "") -> str:
 
 #: Scopes whose names a hoisted lambda could not see, or whose names differ from
 #: the module's: class bodies mangle ``__x`` and hold ``__class__``, lambdas and
-#: comprehensions bind names ``_bound_names`` does not look for (iteration
-#: variables are cells).  A tag string inside one is never hoisted.
+#: comprehensions have scopes of their own the check below does not read
+#: (iteration variables are cells).  A tag string inside one is never hoisted.
 #: ``type X[T] = ...`` (3.12+) evaluates lazily in its own scope, where ``T`` is bound.
 _NO_HOIST: tuple[type[ast.AST], ...] = (
     ast.ClassDef, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
@@ -73,41 +76,6 @@ _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _BRANCHING: tuple[type[ast.AST], ...] = (
     ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.TryStar, ast.With, ast.AsyncWith, ast.Match,
 )
-#: 3.12+ type parameters (``def f[T]()``): names bound in the function's annotation scope.
-_TYPE_PARAMS: tuple[type[ast.AST], ...] = tuple(
-    getattr(ast, name) for name in ("TypeVar", "ParamSpec", "TypeVarTuple") if hasattr(ast, name)
-)
-
-
-def _bound_names(function: ast.AST) -> frozenset[str]:
-    """Every name bound anywhere inside ``function``, nested scopes included.
-
-    A superset of the function's locals and cells, which is all hoisting needs:
-    a name outside it cannot be a local of ``function`` nor of any scope nested
-    in it, so a lambda reading it reads a global or builtin wherever it stands.
-    """
-    names: set[str] = set()
-    add = names.add
-    for node in ast.walk(function):
-        if isinstance(node, ast.Name):
-            if not isinstance(node.ctx, ast.Load):
-                add(node.id)
-        elif isinstance(node, ast.arg):
-            add(node.arg)
-        elif isinstance(node, ast.alias):
-            add((node.asname or node.name).partition(".")[0])
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            add(node.name)
-        elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            names.update(node.names)
-        elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
-            if node.name:
-                add(node.name)
-        elif isinstance(node, ast.MatchMapping) and node.rest:
-            add(node.rest)
-        elif _TYPE_PARAMS and isinstance(node, _TYPE_PARAMS):
-            add(cast(Any, node).name)
-    return frozenset(names)
 
 
 def _parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
@@ -240,7 +208,8 @@ class RuntimeEmitter(Emitter):
         self.hoisted: list[ast.Call] = []  # the Interpolation(...) calls the prologue builds
         self._placed: list[tuple[list[ast.expr], int, ast.Call]] = []  # where each was taken from
         self._pending: list[ast.Call] = []  # this tag string's Interpolation(...) calls
-        self._bound: dict[int, frozenset[str]] = {}  # id(function node) -> _bound_names
+        self._bound: dict[int, frozenset[str]] = {}  # id(function node) -> its names (the scope index's)
+        self._scopes: tuple[ast.AST, ScopeIndex] | None = None  # the tree's scope index, made when first needed
 
     def ref(self, index: int, at: Position) -> ast.expr:
         if self.by_name:
@@ -300,8 +269,9 @@ class RuntimeEmitter(Emitter):
 
         Conservative: never inside a nested tag string (its enclosing lambda may
         bind names, e.g. by ``:=``), a class body, a lambda or a comprehension;
-        inside functions only if no name the lambda reads is bound anywhere in
-        any enclosing function (one ``ast.walk`` per function, cached).
+        inside functions only if no name the lambda reads is a local, a cell or a type
+        parameter of an enclosing function (the analysis layer's scope index,
+        ``ScopeIndex.enclosing_names``; once per function).
         """
         if enclosing is not None:
             return []
@@ -319,11 +289,15 @@ class RuntimeEmitter(Emitter):
         reads = [(call, names) for call, names in reads if params.isdisjoint(names)]
         if not reads:
             return []
+        if self._scopes is None or self._scopes[0] is not path[0]:
+            from tagstr_runtime.analysis.scopes import ScopeIndex
+
+            self._scopes = (path[0], ScopeIndex(path[0]))
         bound: set[str] = set()
         for function in functions:
             names = self._bound.get(id(function))
             if names is None:
-                names = self._bound[id(function)] = _bound_names(function)
+                names = self._bound[id(function)] = self._scopes[1].enclosing_names(function)
             bound |= names
         return [call for call, names in reads if bound.isdisjoint(names)]
 

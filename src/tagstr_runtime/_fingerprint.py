@@ -44,6 +44,10 @@ DESUGARER_FILES = (
     "_rt.py",
     "_source.py",
     "_types.py",
+    "analysis/__init__.py",
+    "analysis/scope_tables.py",
+    "analysis/scopes.py",
+    "analysis/sites.py",
     "syntax/__init__.py",
     "syntax/_words.py",
 )
@@ -67,7 +71,7 @@ def _compute() -> str:
     crc = crc32(version.encode())
     here = os.path.dirname(__file__)
     for name in DESUGARER_FILES:
-        data = _read(os.path.join(here, name))
+        data = _read(os.path.join(here, *name.split("/")))
         if data is None:
             continue
         crc = crc32(name.encode() + b"\0" + len(data).to_bytes(8, "little"), crc)

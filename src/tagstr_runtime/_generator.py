@@ -215,31 +215,32 @@ class Generator:
         # a run of literal text: one Decoded (a debug field's text joins the literal before it)
         raw: list[str] = []
         cooked: list[str] = []
-        pieces: list[Literal | Field] = []
-        run_start = run_end = -1
-        for part in tag.parts:
+        parts = tag.parts
+        run_start = run_end = first = -1  # first: the run's first part
+        for index, part in enumerate(parts):
             if isinstance(part, Literal):
                 if not raw:
                     run_start = part.span.start
+                    first = index
                 raw.append(part.raw)
                 cooked.append(part.cooked)
-                pieces.append(part)
                 run_end = part.span.end
                 continue
+            last = index
             if part.debug is not None:
                 if not raw:
                     run_start = part.span.start
+                    first = index
                 raw.append(part.debug)
                 cooked.append(part.debug)
-                pieces.append(part)
                 run_end = part.span.start + 1 + len(part.debug)
+                last = index + 1
             if raw:
                 joined, joined_raw = "".join(cooked), "".join(raw)
                 args.append(emitter.decoded(joined, joined_raw, self._between(run_start, run_end)))
-                received.append(make_run(joined, joined_raw, tuple(pieces), text))
+                received.append(make_run(joined, joined_raw, parts, first, last, text))
                 raw.clear()
                 cooked.clear()
-                pieces.clear()
             at = self.position(part.span)
             value = values[part.span.start]
             if part.spec is None:
@@ -251,7 +252,7 @@ class Generator:
         if raw:
             joined, joined_raw = "".join(cooked), "".join(raw)
             args.append(emitter.decoded(joined, joined_raw, self._between(run_start, run_end)))
-            received.append(make_run(joined, joined_raw, tuple(pieces), text))
+            received.append(make_run(joined, joined_raw, parts, first, len(parts), text))
         assert isinstance(node.func, ast.Name)
         at = self.position(tag.span)
         site = Site(tag, node.func, tuple(received), at, self.source, path, enclosing)

@@ -14,18 +14,17 @@ import ast
 import re
 from typing import Iterable, NamedTuple
 
-from tagstr_runtime._migrate_scan import ModuleScan, scan
-from tagstr_runtime._migrate_tags import CLASS, FUNCTION, UNKNOWN, Answers, TagFacts, answers, verdicts
+from tagstr_runtime._migrate_scan import HAZARDS, ModuleScan, TagInfo, scan
 from tagstr_runtime._model import Field, Literal, Span, TagString
-from tagstr_runtime._parser import parse
 from tagstr_runtime._placeholder import splice
+from tagstr_runtime.analysis.findings import CLASS_VARIABLE
 
 __all__ = ["MESSAGES", "NO_OPTIONS", "Flag", "Migration", "Note", "Options", "migrate_text"]
 
 MESSAGES = {
-    "MIG001": "tag {!r} may read its values after it returns ({}); a t-string evaluates them at once{}",
+    "MIG001": "tag {!r} may read its values after it returns ({}); a t-string evaluates them at once",
     "MIG002": "tag {!r} reads .raw and this text has escapes; a template keeps one text "
-              "({} keeps the source text, as rt\"...\")",
+              "(--raw-tag {} keeps the source text, as rt\"...\")",
     "MIG003": "'\\N{{{}}}' is '\\N' and an interpolation in a tag string, a named character in a t-string "
               "(the character is '\\N{{{{{}}}}}' in a tag string)",
     "MIG004": "{!r} is bound in the class body: a tag string's interpolation cannot see it, a t-string's can",
@@ -35,21 +34,18 @@ MESSAGES = {
     "MIG007": "this tag string is inside an '=' field, whose text would change",
     "MIG008": "nested format-spec fields run before the values in a tag string, in source order in a t-string, "
               "and this tag string calls functions",
-    "MIG009": "tag {!r} ({}) takes no template: {}",
+    "MIG009": "tag {!r} (line {}) takes no template: decorate it with @accepts_template",
     "MIG010": "backslash in a format spec: kept as written in a tag string, an escape in a t-string",
-    "MIG011": "tag {!r} is unknown ({}): nothing says whether it {}; if it does, {}",
-    "MIG012": "{}",
 }
 
 _NAMED_ESCAPE_DOUBLED = re.compile(r"(?<!\\)((?:\\\\)*)\\N\{\{([^{}\n]*)\}\}")
 
 
 class Options(NamedTuple):
-    """What the command line says about tags, each a set of qualified names (``pkg.tags.html``)."""
+    """What the command line says about tags the module does not define."""
 
     lazy_tags: frozenset[str] = frozenset()
     eager_tags: frozenset[str] = frozenset()
-    template_tags: frozenset[str] = frozenset()
     raw_tags: frozenset[str] = frozenset()
 
 
@@ -60,7 +56,7 @@ class Flag(NamedTuple):
 
 
 class Note(NamedTuple):
-    """Something the migration says that is not a reason to keep a tag string."""
+    """An assumption the migration made (a tag not defined in the module)."""
 
     offset: int
     message: str
@@ -71,69 +67,55 @@ class Migration(NamedTuple):
     migrated: int  # tag strings rewritten
     flags: tuple[Flag, ...]
     notes: tuple[Note, ...]
-    kept: int = 0  # tag strings kept (each with one flag or more)
-    answered: frozenset[str] = frozenset()  # the options' qualified names that matched a tag here
 
 
 NO_OPTIONS = Options()
 
 
-def migrate_text(
-    text: str, filename: str = "<unknown>", options: Options = NO_OPTIONS, *, module: str = "__main__"
-) -> Migration:
-    """Raises ``TagSyntaxError`` for a malformed tag string, ``SyntaxError`` for other broken code.
-    ``module``: the module's dotted name (the options name tags by qualified name)."""
-    result = parse(text, filename, template_strings=True)
-    if not result.tag_strings:
+def migrate_text(text: str, filename: str = "<unknown>", options: Options = NO_OPTIONS) -> Migration:
+    """Raises ``TagSyntaxError`` for a malformed tag string, ``SyntaxError`` for other broken code
+    in a module with tag strings."""
+    module = scan(text, filename)
+    if module is None:
         return Migration(text, 0, (), ())
-    return _Migrator(text, result.tag_strings, filename, options, module).run()
+    return _Migrator(text, module, options).run()
 
 
 class _Migrator:
-    def __init__(
-        self, text: str, tags: tuple[TagString, ...], filename: str, options: Options, module: str
-    ) -> None:
+    def __init__(self, text: str, module: ModuleScan, options: Options) -> None:
         self.text = text
-        self.tags = tags
+        self.tags = module.tags
         self.options = options
-        self.module = module
-        self.scan: ModuleScan = scan(text, tags, filename)
+        self.scan = module
         self.flags: list[Flag] = []
         self.notes: dict[str, Note] = {}
-        self.migrated = self.kept = 0
-        self.answered: set[str] = set()
-        self.debug_spans = _debug_fields(self.scan, text)
-        self.starts = {t.span.start for top in tags for t in top.walk()}
+        self.migrated = 0
+        self.debug_spans = _debug_fields(module, text)
 
     def run(self) -> Migration:
         out = self.fill(0, len(self.text), self.tags)
         flags = tuple(sorted(self.flags, key=lambda f: (f.offset, f.code)))
-        return Migration(out, self.migrated, flags, tuple(self.notes.values()), self.kept, frozenset(self.answered))
+        return Migration(out, self.migrated, flags, tuple(self.notes.values()))
 
     def fill(self, start: int, end: int, tags: Iterable[TagString]) -> str:
         return splice(self.text, tags, lambda t: t.span, self.site, start, end)
 
-    def facts(self, tag: TagString) -> TagFacts:
-        info = self.scan.tag_info(tag)
-        qualname = f"{self.module}.{tag.name}"
-        if not info.known:
-            return TagFacts(tag.tag, qualname, frozenset([qualname]), UNKNOWN, unknown="not defined in this module")
-        kind = FUNCTION if info.lazy != "a class keeps its arguments in the instance" else CLASS
-        return TagFacts(tag.tag, qualname, frozenset([qualname]), kind, info.accepts_template, info.lazy,
-                        reads_raw=info.reads_raw, where=f"line {info.line}")
-
     def site(self, tag: TagString) -> str:
-        facts = self.facts(tag)
-        options = self.options
-        said = answers(facts, options.lazy_tags, options.eager_tags, options.template_tags, options.raw_tags)
-        self.answered.update(said.given)
-        raw = said.raw is not None and "\\" in self.text[tag.body_span.start : tag.body_span.end]
-        flags = list(self.judge(tag, facts, said, raw))
+        if self.scan.is_template(tag):  # a t-string already: what is inside may be tag strings
+            self.debug_spans.extend(field.expr_span for field in tag.fields() if field.debug is not None)
+            return self.fill(tag.span.start, tag.span.end, _children(tag.parts))
+        info = self.scan.tag_info(tag)
+        raw = tag.name in self.options.raw_tags and "\\" in self.text[tag.body_span.start : tag.body_span.end]
+        flags = list(self.judge(tag, info, raw))
         self.flags.extend(flags)
         if flags:
-            self.kept += 1
             return self.fill(tag.span.start, tag.span.end, _children(tag.parts))
         self.migrated += 1
+        if not info.known and tag.tag not in self.notes:
+            self.notes[tag.tag] = Note(tag.span.start, (
+                f"tag {tag.tag!r} is not defined in this module: migrated as a tag that takes a template "
+                f"and reads its values at once (--lazy-tag {tag.tag} or --raw-tag {tag.tag} if not)"
+            ))
         body = self.body(tag, raw)
         return f"{tag.tag}({'rt' if raw else 't'}{tag.quote}{body}{tag.quote})"
 
@@ -154,13 +136,19 @@ class _Migrator:
 
     # -- the reasons to keep a tag string ---------------------------------------------
 
-    def judge(self, tag: TagString, facts: TagFacts, said: Answers, raw: bool) -> Iterable[Flag]:
+    def judge(self, tag: TagString, info: TagInfo, raw: bool) -> Iterable[Flag]:
         at = tag.span.start
-        for verdict in verdicts(facts, said):
-            yield self.flag(verdict.code, at, *verdict.args)
+        name = tag.tag
+        lazy = None if tag.name in self.options.eager_tags else info.lazy
+        if tag.name in self.options.lazy_tags:
+            lazy = "--lazy-tag"
+        if info.accepts_template is False:
+            yield self.flag("MIG009", at, name, info.line)
+        if lazy is not None:
+            yield self.flag("MIG001", at, name, lazy)
         literals = [p for p in tag.parts if isinstance(p, Literal)]
-        if facts.reads_raw and not raw and any(p.raw != p.cooked for p in literals):
-            yield self.flag("MIG002", at, facts.name, f"--raw-tag {facts.qualname}")
+        if info.reads_raw and not raw and any(p.raw != p.cooked for p in literals):
+            yield self.flag("MIG002", at, name, name)
         fields = tag.fields()
         # a tag string nested in one of these fields would change its text
         self.debug_spans.extend(field.expr_span for field in fields if field.debug is not None)
@@ -188,30 +176,13 @@ class _Migrator:
         )
 
     def calls(self, field: Field) -> bool:
-        return any(
-            isinstance(node, ast.Call) and self.scan.source.offset(node.lineno, node.col_offset) not in self.starts
-            for node, _ in self.scan.nodes_in(field.expr_span.start, field.expr_span.end)
-        )
+        return self.scan.calls_in(field)
 
     def scope_flags(self, tag: TagString, fields: tuple[Field, ...]) -> Iterable[Flag]:
-        scopes = self.scan.scopes_at.get(tag.span.start, ())
-        in_class = bool(scopes) and isinstance(scopes[-1], ast.ClassDef)
-        class_names = self.scan.bindings(scopes[-1]) if in_class else {}
-        for field in fields:
-            for node, around in self.scan.nodes_in(field.expr_span.start, field.expr_span.end):
-                offset = self.scan.source.offset(getattr(node, "lineno", 1), getattr(node, "col_offset", 0))
-                if isinstance(node, ast.NamedExpr):
-                    yield self.flag("MIG005", offset)
-                elif isinstance(node, ast.Call) and _is_bare_super(node):
-                    yield self.flag("MIG006", offset)
-                elif (
-                    isinstance(node, ast.Name)
-                    and isinstance(node.ctx, ast.Load)
-                    and node.id in class_names
-                    and len(around) == len(scopes)  # not inside a lambda or comprehension of the field
-                    and offset not in self.starts
-                ):
-                    yield self.flag("MIG004", offset, node.id)
+        """The hazards of lazy interpolations (``analysis.findings``), which a t-string has not."""
+        for finding in self.scan.hazards.get(tag.span.start, ()):
+            args = (finding.args["name"],) if finding.code == CLASS_VARIABLE else ()
+            yield self.flag(HAZARDS[finding.code], finding.span.start, *args)
 
     def flag(self, code: str, offset: int, *args: object) -> Flag:
         return Flag(code, offset, f"{code} " + MESSAGES[code].format(*args))
@@ -235,21 +206,19 @@ def _after_named_escape(text: str, brace: int) -> bool:
     return run % 2 == 1
 
 
-def _is_bare_super(node: ast.Call) -> bool:
-    return isinstance(node.func, ast.Name) and node.func.id == "super" and not node.args and not node.keywords
-
-
 def _debug_fields(module: ModuleScan, text: str) -> list[Span]:
     """The expressions of f-string and t-string fields written ``{expr=}``."""
     kinds = tuple(k for k in (ast.FormattedValue, getattr(ast, "Interpolation", None)) if k is not None)
     spans: list[Span] = []
-    for node in ast.walk(module.tree):
+    source = module.module.source
+    assert source is not None
+    for node in ast.walk(module.module.tree):
         if isinstance(node, kinds):
             value = node.value
             if value.end_lineno is None or value.end_col_offset is None:
                 continue
-            start = module.source.offset(value.lineno, value.col_offset)
-            end = module.source.offset(value.end_lineno, value.end_col_offset)
+            start = source.offset(value.lineno, value.col_offset)
+            end = source.offset(value.end_lineno, value.end_col_offset)
             after = text[end:].lstrip(" \t\n\\")
             if after.startswith("=") and not after.startswith("=="):
                 spans.append(Span(start, end))

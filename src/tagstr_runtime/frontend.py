@@ -48,6 +48,11 @@ if TYPE_CHECKING:
     )
     from tagstr_runtime.analysis.languages.declared import ModuleDeclarations, declared_language
     from tagstr_runtime.analysis.languages.templates import template_of_site, template_of_tstring
+    from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver, annotation_says_tag
+    from tagstr_runtime.analysis.findings import Finding, argumentless_super, assignment_expressions, class_variables
+    from tagstr_runtime.analysis.imports import ModuleFinder
+    from tagstr_runtime.analysis.module import AnalysisEmitter, ModuleAnalysis
+    from tagstr_runtime.analysis.scopes import Binding, ScopeIndex, generated_lambdas
     from tagstr_runtime.analysis.sites import Hole, Run, Site
 
 # Everything but the patching helpers is imported on first use: a plugin that
@@ -87,6 +92,19 @@ _LAZY = {
     "mask_text": "_placeholder",
     "placeholder_text": "_placeholder",
     "python_files": "_precompile",
+    "TagDefinition": "analysis.definitions",
+    "TagResolver": "analysis.definitions",
+    "annotation_says_tag": "analysis.definitions",
+    "ModuleFinder": "analysis.imports",
+    "AnalysisEmitter": "analysis.module",
+    "ModuleAnalysis": "analysis.module",
+    "Finding": "analysis.findings",
+    "argumentless_super": "analysis.findings",
+    "assignment_expressions": "analysis.findings",
+    "class_variables": "analysis.findings",
+    "Binding": "analysis.scopes",
+    "ScopeIndex": "analysis.scopes",
+    "generated_lambdas": "analysis.scopes",
     "Hole": "analysis.sites",
     "Run": "analysis.sites",
     "Site": "analysis.sites",
@@ -142,8 +160,14 @@ if TYPE_CHECKING:
     TEMPLATE_TAG_TYPE: str
 
 __all__ = [
+    "AnalysisEmitter",
+    "annotation_says_tag",
+    "argumentless_super",
+    "assignment_expressions",
+    "Binding",
     "check_language",
     "CHECKER_MODULE",
+    "class_variables",
     "CompileWarning",
     "declared_language",
     "decode_source",
@@ -152,7 +176,9 @@ __all__ = [
     "Emitter",
     "ErrorKind",
     "Field",
+    "Finding",
     "fingerprint",
+    "generated_lambdas",
     "HARD_KEYWORDS",
     "Hole",
     "INTERPOLATION_TYPE",
@@ -164,7 +190,9 @@ __all__ = [
     "located",
     "mask_text",
     "MissingParser",
+    "ModuleAnalysis",
     "ModuleDeclarations",
+    "ModuleFinder",
     "parse",
     "ParseResult",
     "Part",
@@ -176,6 +204,7 @@ __all__ = [
     "python_files",
     "Run",
     "RuntimeEmitter",
+    "ScopeIndex",
     "Site",
     "SourceText",
     "Span",
@@ -183,6 +212,8 @@ __all__ = [
     "strict",
     "STRING_PREFIXES",
     "TagCall",
+    "TagDefinition",
+    "TagResolver",
     "TagString",
     "TagSyntaxError",
     "template_of_site",

@@ -1,65 +1,26 @@
 """E999: malformed tag strings are syntax errors at their exact position; flake8 never crashes.
 
-Every SPEC 5 kind of error, with the column written out by hand (1-based
-characters, the unit flake8 uses for E999): the column flake8 prints and the
-``--show-source`` caret point at the offending character itself.  CPython's
+Every SPEC 5 kind of error, from the table the runtime and mypy tests share
+(``tests/spec_errors.py``; columns written out by hand, 1-based characters, the
+unit flake8 uses for E999): the column flake8 prints and the ``--show-source``
+caret point at the offending character itself.  CPython's
 own errors elsewhere keep exactly the position stock flake8 gives them.
 """
 
 from __future__ import annotations
 
 import ast
-import sys
 from pathlib import Path
 
 import pytest
 
 from flake8_harness import EXAMPLES, flake8
+from spec_errors import SPEC_ERRORS
 
 pytestmark = pytest.mark.subprocess
 
-# (id, source, row, col, message start)
-ERRORS = [
-    ("unterminated", 'x = tag"abc\n', 1, 5, "unterminated tag string"),
-    ("unterminated-triple", 'x = tag"""abc\n\n', 1, 5, "unterminated triple-quoted tag string"),
-    ("empty-expression", 'x = tag"a{}"\n', 1, 11, "tag string: valid expression required before '}'"),
-    ("conversion", 'x = tag"{a!x}"\n', 1, 12, "tag string: invalid conversion character 'x'"),
-    ("single-close", 'x = tag"a}b"\n', 1, 10, "tag string: single '}' is not allowed"),
-    ("invalid-expression", 'x = tag"{a b}"\n', 1, 10, "tag string: invalid syntax"),
-    # CPython 3.12+ says what the field grammar expected, where (the f-string twin's error, issue 30)
-    *(
-        [
-            ("invalid-expression-2", 'x = tag"{1 +}"\n', 1, 12, "tag string: expecting '=', or '!', or ':', or '}'"),
-            ("keyword-in-field", 'x = tag"{import}"\n', 1, 10, "tag string: expecting a valid expression after '{'"),
-        ]
-        if sys.version_info >= (3, 12)
-        else [
-            ("invalid-expression-2", 'x = tag"{1 +}"\n', 1, 13, "tag string: invalid syntax"),
-            ("keyword-in-field", 'x = tag"{import}"\n', 1, 10, "tag string: invalid syntax"),
-        ]
-    ),
-    # at the typo (issue 30): the '}' that closes a field's '(', the end of the line missing its '}'
-    ("open-paren", 'x = tag"""\n<li>{fmt(item.name}</li>\n"""\n', 2, 19,
-     "tag string: closing parenthesis '}' does not match opening parenthesis '('"),
-    ("missing-brace", 'x = tag"{a\ndef f(x):\n    return 1\n', 1, 11, "tag string: expecting '}'"),
-    ("debug-then-more", 'x = tag"{a = 1}"\n', 1, 14, "tag string: expecting '!', or ':', or '}'"),
-    ("await", 'async def f():\n    return tag"{await g()}"\n', 2, 17, "tag string: 'await' is not allowed"),
-    ("yield", 'def f():\n    return tag"{(yield)}"\n', 2, 18, "tag string: 'yield' is not allowed"),
-    ("async-comprehension", 'async def f(xs):\n    return tag"{[y async for y in xs]}"\n', 2, 17,
-     "tag string: an asynchronous comprehension is not allowed"),
-    ("keyword", 'x = None"a"\n', 1, 5, "keyword 'None' cannot be used as a tag"),
-    ("dotted", 'x = a.tag"{x}"\n', 1, 7, "dotted names cannot be used as tags"),
-    ("concatenation", 'x = tag"a" "b"\n', 1, 12, "tag strings cannot be implicitly concatenated"),
-    ("non-ascii", 'é = "日本"; y = tag"{a!x}"\n', 1, 22, "tag string: invalid conversion character 'x'"),
-    ("second-line", 'x = 1\ny = (tag"{a!x}",\n     2)\n', 2, 13, "tag string: invalid conversion"),
-    # at the '\N' that opened the field, naming the cause and the fix (the character only if it is one)
-    ("named-escape", 'x = tag"a \\N{EM DASH} b"\n', 1, 11,
-     "tag string: '\\N{' starts an interpolation, and 'EM DASH' is not an expression; "
-     "write '\\N{{EM DASH}}' for the character"),
-    ("named-escape-spec", 'x = tag"{a:\\N{NO SUCH}}"\n', 1, 12,
-     "tag string: '\\N{' starts an interpolation, and 'NO SUCH' is not an expression; "
-     "write '\\\\N' for a backslash and N before it"),
-]
+# (id, source, row, col, message): the SPEC error table shared with the runtime and mypy tests
+ERRORS = [(case.id, case.source, case.line, case.offset, case.message) for case in SPEC_ERRORS]
 
 
 @pytest.fixture(scope="module")

@@ -1,14 +1,12 @@
 """SPEC 5: every malformed tag string is a mypy syntax error at its exact position.
 
-The sources and positions are the parser's own error table
-(``tests/tagstr_runtime/parser/test_errors.py``, which asserts them against the runtime); here
-mypy must print the same line, column and message, on both of its parsers, and
-never crash.
+The sources and positions are the shared SPEC error table (``tests/spec_errors.py``,
+which ``tests/tagstr_runtime/parser/test_errors.py`` asserts against the runtime); here
+mypy must print the same line and column, on both of its parsers, and never crash.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import subprocess
@@ -16,21 +14,13 @@ import sys
 
 import pytest
 
-from harness import HERE, write_config
+from harness import write_config
+from spec_errors import SPEC_ERRORS
 
 pytestmark = [pytest.mark.subprocess, pytest.mark.slow]  # mypy runs once per case and parser (the fixture)
 
 
-def _parser_errors() -> list[tuple[str, str, int, int, int, int]]:
-    path = HERE.parent / "tagstr_runtime" / "parser" / "test_errors.py"
-    spec = importlib.util.spec_from_file_location("_tagstr_parser_errors", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return list(module.ERRORS)
-
-
-ERRORS = _parser_errors()
+ERRORS = [case[1:] for case in SPEC_ERRORS]  # (source, message, kind, line, offset, end_line, end_offset)
 
 # Runs mypy in one process per parser over every source, one file per run (a
 # syntax error is a blocker: mypy stops at the first).
@@ -72,7 +62,7 @@ def _capitalized(message: str) -> str:
 
 
 @pytest.mark.parametrize("native", [True, False], ids=["native", "stdlib-ast"])
-@pytest.mark.parametrize(("index", "case"), list(enumerate(ERRORS)), ids=lambda v: str(v)[:40])
+@pytest.mark.parametrize(("index", "case"), list(enumerate(ERRORS)), ids=[case.id for case in SPEC_ERRORS])
 def test_syntax_error_position(
     index: int, case: tuple[str, str, str, int, int, int, int], native: bool,
     reports: dict[tuple[str, bool], tuple[str, int]],

@@ -21,6 +21,7 @@ import pytest
 
 import tagstr_runtime
 from tagstr_runtime import _importhook
+from clean_python import clean_env, run_python
 
 SRC = Path(tagstr_runtime.__file__).resolve().parents[1]
 REPO = Path(__file__).resolve().parents[2]
@@ -52,11 +53,7 @@ print(",".join(new))
 
 
 def python(*args: str, cwd: Path, **env_vars: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "TAGSTR_"))}
-    env.update(PYTHONPATH=str(SRC), **env_vars)
-    return subprocess.run(
-        [sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=60
-    )
+    return run_python(*args, cwd=cwd, env=clean_env(**env_vars))
 
 
 def startup_folder(folder: Path, *files: Path) -> Path:
@@ -194,7 +191,7 @@ def test_installed_wheel_activates_the_hook(tmp_path: Path) -> None:
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     bindir = "Scripts" if os.name == "nt" else "bin"
     venv_python = venv / bindir / ("python.exe" if os.name == "nt" else "python")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "TAGSTR_", "PIP_REQUIRE"))}
+    env = clean_env("PIP_REQUIRE", src=False)
     install = subprocess.run(
         [sys.executable, "-m", "pip", "--python", str(venv_python), "install", "--no-deps",
          "--disable-pip-version-check", "-q", str(REPO)],

@@ -19,6 +19,7 @@ import pytest
 
 import tagstr_runtime
 from tagstr_runtime import _compile, _fingerprint, _importhook
+from clean_python import clean_env
 
 SRC = Path(tagstr_runtime.__file__).resolve().parents[1]
 
@@ -213,8 +214,7 @@ def test_fingerprint_is_computed_once_and_covers_version_and_sources(
 @pytest.mark.subprocess
 def test_cache_across_processes_and_stock_python(tmp_path: Path) -> None:
     (tmp_path / "tmod.py").write_text(TAGGED, encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "TAGSTR_"))}
-    env.update(PYTHONPATH=str(SRC), TAGSTR_AUTOLOAD="0")
+    env = clean_env(TAGSTR_AUTOLOAD="0")
     hooked = [
         sys.executable,
         "-c",
@@ -236,7 +236,8 @@ def test_cache_across_processes_and_stock_python(tmp_path: Path) -> None:
 def test_fingerprint_covers_every_module_the_desugarer_uses() -> None:
     """Derived, not trusted: the modules a tag-string module's compile and run load
     must all be hashed, or a change to one would leave stale cached bytecode."""
-    module = TAGGED + "SPEC = tg'{VALUE!r:>{3}}'\n"
+    # a tag string in a function too: its hoisting reads the analysis layer's scope index
+    module = TAGGED + "SPEC = tg'{VALUE!r:>{3}}'\ndef later():\n    return tg'{VALUE}'\n"
     script = (
         "import sys, tagstr_runtime\n"
         "before = set(sys.modules)  # the package (and, where installed, its start-up hook)\n"
@@ -244,15 +245,14 @@ def test_fingerprint_covers_every_module_the_desugarer_uses() -> None:
         f"code = _compile.compile_source({module!r}, 'm.py')\n"
         "exec(code, {})\n"
         "import os\n"
-        "here = os.path.dirname(tagstr_runtime.__file__)\n"
-        "print(' '.join(sorted(os.path.relpath(sys.modules[m].__file__, here).replace(os.sep, '/')\n"
-        "                      for m in set(sys.modules) - before if m.startswith('tagstr_runtime.'))))\n"
+        "root = os.path.dirname(tagstr_runtime.__file__)\n"
+        "new = sorted(m for m in set(sys.modules) - before if m.startswith('tagstr_runtime.'))\n"
+        "print(' '.join(os.path.relpath(sys.modules[m].__file__, root).replace(os.sep, '/') for m in new))\n"
     )
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "TAGSTR_"))}
-    env.update(PYTHONPATH=str(SRC), TAGSTR_AUTOLOAD="0")
+    env = clean_env(TAGSTR_AUTOLOAD="0")
     ran = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60)
     assert ran.returncode == 0, ran.stderr
-    loaded = set(ran.stdout.split())  # file names in the package, "syntax/_words.py" for a subpackage's
+    loaded = set(ran.stdout.split())  # paths in the package: "_generator.py", "analysis/sites.py"
     assert "_generator.py" in loaded and "_rt.py" in loaded  # the check sees the desugarer
     assert loaded - set(_fingerprint.DESUGARER_FILES) <= {"_fingerprint.py"}, loaded
 
@@ -280,40 +280,7 @@ def test_plain_modules_cost_no_file_system_call_each(tmp_path: Path) -> None:
         "import tmod\n"
         "print(tmod.VALUE)\n"
     )
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "TAGSTR_"))}
-    env.update(PYTHONPATH=str(SRC), TAGSTR_AUTOLOAD="0", PYTHONDONTWRITEBYTECODE="1")
+    env = clean_env(TAGSTR_AUTOLOAD="0", PYTHONDONTWRITEBYTECODE="1")
     ran = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True,
                          timeout=60)
     assert ran.stdout.splitlines() == ["0 1 False", "0"], ran.stderr
-
-
-@pytest.mark.subprocess
-def test_cached_modules_cost_what_a_pyc_costs(tmp_path: Path) -> None:
-    """Once a ``__pycache__`` folder is listed, each further tag-string module of it
-    opens its cache and nothing else: not the source, not a standard pyc (issue 30)."""
-    for index in range(4):
-        (tmp_path / f"tagged_{index}.py").write_text(TAGGED.replace("tg'0'", f"tg'{index}'"), encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "TAGSTR_"))}
-    env.update(PYTHONPATH=str(SRC), TAGSTR_AUTOLOAD="0")
-    script = (
-        "import sys, tagstr_runtime\n"
-        "tagstr_runtime.install()\n"
-        "import tagstr_runtime._rt, tagstr_runtime._fingerprint\n"
-        "tagstr_runtime._fingerprint.fingerprint()\n"
-        "events = []\n"
-        "sys.addaudithook(lambda event, args: events.append(str(args[0])) if event == 'open' else None)\n"
-        "values = [str(__import__(f'tagged_{index}').VALUE) for index in range(4)]\n"
-        "print(values, 'tagstr_runtime._desugaring' in sys.modules)\n"
-        "for path in events:\n"
-        "    print(path.rsplit('/', 1)[-1])\n"
-    )
-    subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, check=True, timeout=60)  # writes
-    ran = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True,
-                         timeout=60)
-    lines = ran.stdout.splitlines()
-    assert lines[0] == "['0', '1', '2', '3'] False", ran.stderr
-    tag = sys.implementation.cache_tag
-    cache = f"{tag}.tagstr-{_fingerprint.fingerprint()}.pyc"
-    # the first module finds no standard pyc, the listing tells the others
-    assert lines[1:] == [f"tagged_0.{tag}.pyc", "tagged_0.py", f"tagged_0.{cache}",
-                         *[f"tagged_{index}.{cache}" for index in range(1, 4)]]

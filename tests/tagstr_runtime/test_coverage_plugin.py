@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import re
 import subprocess
 import sys
@@ -29,6 +28,7 @@ pytest.importorskip("coverage")
 pytestmark = pytest.mark.subprocess
 
 import tagstr_runtime  # noqa: E402
+from clean_python import clean_env, run_python  # noqa: E402
 
 SRC = Path(tagstr_runtime.__file__).resolve().parents[1]
 
@@ -136,11 +136,8 @@ def write(root: Path, files: dict[str, str]) -> Path:
 
 def run(cwd: Path, *args: str, check: bool = True, **env_vars: str) -> subprocess.CompletedProcess[str]:
     """``python ARGS`` with this checkout's runtime and no coverage variables of an outer run."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("COVERAGE_", "PYTHON", "PYTEST_"))}
-    env.update(PYTHONPATH=str(SRC), **env_vars)
-    done = subprocess.run(
-        [sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120
-    )
+    done = run_python(*args, cwd=cwd, env=clean_env("COVERAGE_", "PYTEST_", keep=("TAGSTR_",), **env_vars),
+                      timeout=120)
     if check and done.returncode != 0:
         pytest.fail(f"{args} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
     return done

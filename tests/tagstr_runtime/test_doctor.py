@@ -27,6 +27,7 @@ import pytest
 
 import tagstr_runtime
 from tagstr_runtime._doctor import _checkers, _environment, _integrations
+from clean_python import clean_env, run_python
 
 REPO = Path(__file__).resolve().parents[2]
 SRC = Path(tagstr_runtime.__file__).resolve().parents[1]
@@ -73,9 +74,7 @@ def run_doctor(
     place: Place, *args: str, python: str = sys.executable, flags: tuple[str, ...] = (),
     prefix: tuple[str, ...] = (), cwd: Path | None = None, text: bool = False, **env_vars: str,
 ) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(INHERITED)}
-    env.update(HOME=str(place.home), PYTHONPATH=str(SRC))
-    env.update(env_vars)
+    env = clean_env(*INHERITED, HOME=str(place.home), **env_vars)
     command = [*prefix, python, *flags, "-m", "tagstr_runtime", "doctor", *([] if text else ["--json"]), *args]
     return subprocess.run(command, cwd=cwd or place.project, env=env, capture_output=True, text=True, timeout=60)
 
@@ -640,9 +639,7 @@ def test_a_script_named_doctor_runs_as_a_path(place: Place) -> None:
     as_command = run_doctor(place, text=True)
     assert as_command.stdout.startswith("tagstr-toolkit ")
     for spelling in (["./doctor"], ["--", "doctor"]):
-        env = {k: v for k, v in os.environ.items() if not k.startswith(INHERITED)}
-        ran = subprocess.run([sys.executable, "-m", "tagstr_runtime", *spelling], cwd=place.project,
-                             env={**env, "PYTHONPATH": str(SRC)}, capture_output=True, text=True, timeout=60)
+        ran = run_python("-m", "tagstr_runtime", *spelling, cwd=place.project, env=clean_env(*INHERITED))
         assert (ran.returncode, ran.stdout) == (0, "the script ran\n"), ran.stderr
 
 

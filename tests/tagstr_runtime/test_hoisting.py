@@ -51,6 +51,8 @@ def hoisted(expr_src: str) -> bool:
         ("def again():\n    import os as name\n    return tag'{name}'", False),
         ("def again():\n    def g(): return tag'{name}'\n    return g()", True),
         ("def again():\n    name = 2\n    def g(): return tag'{name}'\n    return g()", False),
+        # bound in a nested function only: not a local where the tag string stands
+        ("def again():\n    def g():\n        name = 2\n    return tag'{name}'", True),
         ("def again():\n    return [tag'{name}' for _ in 'x'][0]", False),  # comprehension
         ("def again():\n    class C:\n        v = tag'{name}'\n    return C.v", False),  # class body
         ("def again(): return tag'{tag\"{name}\"}'", True),  # outer one

@@ -25,6 +25,7 @@ import tagstr_runtime
 from tagstr_runtime import _importhook
 from tagstr_runtime._importhook import TagFileFinder, TagSourceFileLoader
 from fstring_typos import ISSUE_CASES
+from clean_python import clean_env, run_python
 
 SRC = Path(tagstr_runtime.__file__).resolve().parents[1]
 
@@ -74,12 +75,7 @@ def fresh_import(name: str) -> ModuleType:
 
 
 def python(*args: str, cwd: Path, autoload: bool = False) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "TAGSTR_"))}
-    env["PYTHONPATH"] = str(SRC)
-    env["TAGSTR_AUTOLOAD"] = "1" if autoload else "0"
-    return subprocess.run(
-        [sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=60
-    )
+    return run_python(*args, cwd=cwd, env=clean_env(TAGSTR_AUTOLOAD="1" if autoload else "0"))
 
 
 # -- install / uninstall ------------------------------------------------------------

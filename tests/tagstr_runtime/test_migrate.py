@@ -151,6 +151,42 @@ def test_each_reason_keeps_the_tag_string(definitions: str, line: str, code: str
     assert outer_kept in result.text or code == "MIG007"
 
 
+SHARED_WITH_THE_LINTER = [
+    # a format spec is formatted in place, in a tag string as in a t-string: nothing to keep
+    pytest.param('x = tag"{y:{(w := 3)}}"\n', set(), id="assignment expression in a spec"),
+    pytest.param('class C:\n    w = 3\n    x = tag"{1:{w}}"\n', set(), id="class name in a spec"),
+    pytest.param('class C(B):\n    def m(self):\n        return tag"{y:{super().w}}"\n', set(),
+                 id="super() in a spec"),
+    # the module's own super is no builtin (TAG011's test)
+    pytest.param('def super():\n    return 1\nx = tag"{super()}"\n', set(), id="super of the module"),
+    pytest.param('class C(B):\n    def m(self):\n        return tag"{super().w}"\n', {"MIG006"}, id="super()"),
+    # a class body reads a name it binds further down as a global (TAG005's rule)
+    pytest.param('class C:\n    x = tag"{w}"\n    w = 3\n', set(), id="class name bound later"),
+    pytest.param('class C:\n    w = 3\n    x = tag"{w}"\n', {"MIG004"}, id="class name bound before"),
+    pytest.param('x = tag"{(w := 3)}"\n', {"MIG005"}, id="assignment expression"),
+]
+_TWINS = {"MIG004": "TAG005", "MIG005": "TAG007", "MIG006": "TAG011"}
+
+
+@pytest.mark.parametrize(("source", "hazards"), SHARED_WITH_THE_LINTER)
+def test_hazards_are_the_linters_findings(source: str, hazards: set[str]) -> None:
+    """MIG004-006 are the analysis layer's findings, reported by flake8 as TAG005, TAG007, TAG011."""
+    pytest.importorskip("flake8")
+    from tagstr_flake8 import source_messages
+
+    result = migrate_text(PRELUDE + source, "<test>")
+    assert {flag.code for flag in result.flags} & set(_TWINS) == hazards
+    codes = {m.code for m in source_messages(PRELUDE + source)}
+    assert codes & set(_TWINS.values()) == {_TWINS[code] for code in hazards}
+
+
+def test_t_strings_nesting_quotes_read_before_314() -> None:
+    """A module that already holds t-strings reads as the desugarer reads it (before 3.14, a
+    t-string is a tag string named t to the lexer: left alone, its insides migrated)."""
+    source = PRELUDE + 'x = t"{d["k"]} {tag"{y}"}"\n'
+    assert migrate_text(source, "<test>").text == PRELUDE + 'x = t"{d["k"]} {tag(t"{y}")}"\n'
+
+
 def test_eager_tag_overrides_the_heuristic() -> None:
     source = PRELUDE + "@accepts_template\ndef wrap(*args):\n    return tag(*args)\n" + 'x = wrap"{y}"\n'
     assert [f.code for f in migrate_text(source, "<test>").flags] == ["MIG001"]

@@ -16,6 +16,7 @@ import pytest
 
 import tagstr_runtime
 from tagstr_runtime import _compile, _fingerprint, _importhook
+from clean_python import clean_env
 
 pytest_plugins = ["pytester"]
 
@@ -160,8 +161,7 @@ def test_rewritten_code_is_cached_apart(project: pytest.Pytester, monkeypatch: p
 def test_real_pytest_run(tmp_path: Path) -> None:
     (tmp_path / "conftest.py").write_text(CONFTEST, encoding="utf-8")
     (tmp_path / "test_tags.py").write_text(TESTS, encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "TAGSTR_", "PYTEST_"))}
-    env.update(PYTHONPATH=str(SRC), TAGSTR_AUTOLOAD="0")
+    env = clean_env("PYTEST_", TAGSTR_AUTOLOAD="0")
     result = subprocess.run(
         [sys.executable, "-m", "pytest", *PLUGIN, "-q", "-rN", "--tb=short"],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
@@ -172,8 +172,7 @@ def test_real_pytest_run(tmp_path: Path) -> None:
 
 
 def _run_python(code: str, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "TAGSTR_", "PYTEST_"))}
-    env.update(PYTHONPATH=str(SRC), TAGSTR_AUTOLOAD="0")
+    env = clean_env("PYTEST_", TAGSTR_AUTOLOAD="0")
     return subprocess.run(
         [sys.executable, "-c", code, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120
     )

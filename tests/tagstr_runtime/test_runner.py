@@ -24,6 +24,7 @@ from tagstr_runtime import _importhook
 from tagstr_runtime._console import TagCommandCompiler, TagConsole
 from tagstr_runtime._runner import _parse, main
 from fstring_typos import ISSUE_CASES
+from clean_python import clean_env
 
 SRC = Path(tagstr_runtime.__file__).resolve().parents[1]
 
@@ -44,8 +45,7 @@ def run(
     **env_vars: str,
 ) -> subprocess.CompletedProcess[str]:
     """``python -m tagstr_runtime ARGS`` (or plain ``python ARGS``) in a clean environment."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "TAGSTR_"))}
-    env.update(PYTHONPATH=str(SRC), TAGSTR_AUTOLOAD="1" if autoload else "0", **env_vars)
+    env = clean_env(TAGSTR_AUTOLOAD="1" if autoload else "0", **env_vars)
     prefix = ["-m", "tagstr_runtime"] if runner else []
     return subprocess.run(
         [sys.executable, *prefix, *args],
@@ -396,8 +396,7 @@ def test_console_on_a_terminal(tmp_path: Path) -> None:
     import select
     import time
 
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "TAGSTR_"))}
-    env.update(PYTHONPATH=str(SRC), TAGSTR_AUTOLOAD="0", TERM="dumb")
+    env = clean_env(TAGSTR_AUTOLOAD="0", TERM="dumb")
     pid, fd = pty.fork()
     if pid == 0:  # pragma: no cover - the child
         os.chdir(tmp_path)

@@ -2,26 +2,22 @@
 
 ``{(n := len(items))}`` runs inside the interpolation's lambda: ``n`` is
 bound in the closure (when, and each time, the tag calls ``getvalue``), never
-in the enclosing scope, unlike the same f-string.
+in the enclosing scope, unlike the same f-string.  The analysis layer's
+finding (``assignment_expressions``, shared with the migration's MIG005).
 """
 
 from __future__ import annotations
 
-import ast
 from typing import Iterator
 
-from tagstr_flake8._analysis import walk_interpolation
 from tagstr_flake8._context import FileContext
 from tagstr_flake8._messages import AssignmentExpression, TagMessage
 
 
 def check_tag007(ctx: FileContext) -> Iterator[TagMessage]:
-    tagfile = ctx.tagfile
-    assert tagfile is not None
-    for site in tagfile.sites():
-        for interp in site.interpolations():
-            if ":=" not in interp.field.expr:  # the text tells, without a walk
-                continue
-            for node in walk_interpolation(tagfile, interp.func):
-                if isinstance(node, ast.NamedExpr):
-                    yield AssignmentExpression.at(node, name=node.target.id)
+    from tagstr_runtime.frontend import assignment_expressions  # the findings load with the first tag-string file
+
+    assert ctx.tagfile is not None
+    at = ctx.tagfile.position  # (line, byte column) of a source offset
+    for finding in assignment_expressions(ctx.analysis):
+        yield AssignmentExpression.found(at(finding.span.start), finding.args)

@@ -9,7 +9,8 @@ position.  A consumer reads this instead of taking generated code apart.
 A ``Run`` maps each character of its text back to the source offset that
 produced it (``source_offset``, ``raw_source_offset``), through the
 runtime's own escape table (``_escapes.cooked_origins``).  The tables are
-built on first use: the desugarer only records the pieces a run merges.
+built when a consumer asks: the desugarer only records which parts a run
+merges (two small tuples per run).
 """
 
 from __future__ import annotations
@@ -17,62 +18,41 @@ from __future__ import annotations
 import ast
 from typing import NamedTuple, Sequence, Union
 
-from tagstr_runtime._emit import Position
 from tagstr_runtime._escapes import cooked_origins
 from tagstr_runtime._model import Field, Literal, Span, TagString
 from tagstr_runtime._source import Pos, SourceText
 
-__all__ = ["Hole", "Run", "RunOrigin", "Site", "make_run", "spec_args"]
+__all__ = ["Hole", "Run", "Site", "make_run", "spec_args"]
 
+#: ``(lineno, col_offset, end_lineno, end_col_offset)``, byte columns (``_emit.Position``)
+Position = tuple[int, int, int, int]
 #: a piece of a run: literal text, or a debug field (``{x=}``) whose text joins the literal before it
 Piece = Union[Literal, Field]
 
 
-class RunOrigin:
-    """The pieces one run merges, in the source text; the offset tables are built on first use."""
-
-    __slots__ = ("pieces", "text", "_raw", "_cooked")
-
-    def __init__(self, pieces: tuple[Piece, ...], text: str) -> None:
-        self.pieces = pieces
-        self.text = text
-        self._raw: list[int] | None = None
-        self._cooked: list[int] | None = None
-
-    def raw_offsets(self) -> list[int]:
-        """The source offset of each character of the run's ``raw``, then the run's end."""
-        if self._raw is None:
-            self._build()
-        assert self._raw is not None
-        return self._raw
-
-    def cooked_offsets(self) -> list[int]:
-        """The source offset of each character of the run's cooked text, then the run's end."""
-        if self._cooked is None:
-            self._build()
-        assert self._cooked is not None
-        return self._cooked
-
-    def _build(self) -> None:
-        raw: list[int] = []
-        cooked: list[int] = []
-        end = 0
-        for piece in self.pieces:
-            if isinstance(piece, Literal):
-                offsets = _literal_offsets(self.text, piece)
-                value = piece.cooked
-                # equal texts: no escape changed anything (each one that does shortens the text)
-                origins: Sequence[int] = range(len(value)) if value == piece.raw else cooked_origins(piece.raw)
-            else:
-                offsets = _debug_offsets(self.text, piece)
-                value = piece.debug or ""
-                origins = range(len(value))  # a debug field's text is never cooked
-            raw.extend(offsets[:-1])
-            cooked.extend(offsets[origins[index]] for index in range(len(value)))
-            end = offsets[-1]
-        raw.append(end)
-        cooked.append(end)
-        self._raw, self._cooked = raw, cooked
+def _tables(parts: tuple[Piece, ...], first: int, last: int, text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The source offset of each character of a run's ``raw`` and of its cooked text, each
+    followed by the run's end: built when a consumer asks (not kept: a run holds no cache,
+    and a cache of runs would keep their sources alive)."""
+    raw: list[int] = []
+    cooked: list[int] = []
+    end = 0
+    for piece in parts[first:last]:
+        if isinstance(piece, Literal):
+            offsets = _literal_offsets(text, piece)
+            value = piece.cooked
+            # equal texts: no escape changed anything (each one that does shortens the text)
+            origins: Sequence[int] = range(len(value)) if value == piece.raw else cooked_origins(piece.raw)
+        else:
+            offsets = _debug_offsets(text, piece)
+            value = piece.debug or ""
+            origins = range(len(value))  # a debug field's text is never cooked
+        raw.extend(offsets[:-1])
+        cooked.extend(offsets[origins[index]] for index in range(len(value)))
+        end = offsets[-1]
+    raw.append(end)
+    cooked.append(end)
+    return tuple(raw), tuple(cooked)
 
 
 def _literal_offsets(text: str, literal: Literal) -> list[int]:
@@ -117,7 +97,13 @@ class Run(NamedTuple):
     cooked: str  # the str value the tag sees
     raw: str  # its .raw
     span: Span  # source offsets [start, end) of the text it stands for
-    origin: RunOrigin  # the pieces it merges (the source maps are built from them)
+    #: where it comes from: ``parts[first:last]`` of a tag string's body or of a format spec
+    #: (literal parts, and a debug field whose text ends the run), in ``text``, the source
+    #: (kept as references, not copied: a run costs the desugarer two small tuples)
+    parts: tuple[Piece, ...]
+    first: int
+    last: int
+    text: str
 
     def source_offset(self, index: int) -> int:
         """Source offset (into the normalised text) of the character that produced
@@ -126,27 +112,36 @@ class Run(NamedTuple):
         first character; text kept as written (``\\d``) maps character by character."""
         if not 0 <= index <= len(self.cooked):
             raise IndexError(f"index {index} out of a run of {len(self.cooked)} characters")
-        return self.origin.cooked_offsets()[index]
+        return self.source_offsets()[index]
 
     def raw_source_offset(self, index: int) -> int:
         """The same for ``raw[index]``."""
         if not 0 <= index <= len(self.raw):
             raise IndexError(f"index {index} out of a raw text of {len(self.raw)} characters")
-        return self.origin.raw_offsets()[index]
+        return self.raw_source_offsets()[index]
+
+    def source_offsets(self) -> tuple[int, ...]:
+        """``source_offset`` of every index, ``len(cooked)`` included (one pass over the run:
+        what to call when mapping many characters of it)."""
+        return _tables(self.parts, self.first, self.last, self.text)[1]
+
+    def raw_source_offsets(self) -> tuple[int, ...]:
+        """``raw_source_offset`` of every index, ``len(raw)`` included."""
+        return _tables(self.parts, self.first, self.last, self.text)[0]
 
 
-def make_run(cooked: str, raw: str, pieces: tuple[Piece, ...], text: str) -> Run:
-    """The ``Run`` of ``pieces`` (their merged texts given): the generator's one call per run."""
-    first, last = pieces[0], pieces[-1]
-    start = first.span.start if isinstance(first, Literal) else first.span.start + 1
-    if isinstance(last, Literal):
-        end = last.span.end
+def make_run(cooked: str, raw: str, parts: tuple[Piece, ...], first: int, last: int, text: str) -> Run:
+    """The ``Run`` of ``parts[first:last]`` (their merged texts given): the generator's call per run."""
+    head, tail = parts[first], parts[last - 1]
+    start = head.span.start if isinstance(head, Literal) else head.span.start + 1
+    if isinstance(tail, Literal):
+        end = tail.span.end
     else:
-        debug = last.debug or ""
-        end = last.span.start + 1 + len(debug)
-        if not text.startswith(debug, last.span.start + 1):  # comments left out
-            end = _debug_offsets(text, last)[-1]
-    return Run(cooked, raw, Span(start, end), RunOrigin(pieces, text))
+        debug = tail.debug or ""
+        end = tail.span.start + 1 + len(debug)
+        if not text.startswith(debug, tail.span.start + 1):  # comments left out
+            end = _debug_offsets(text, tail)[-1]
+    return Run(cooked, raw, Span(start, end), parts, first, last, text)
 
 
 class Hole(NamedTuple):
@@ -162,29 +157,34 @@ def spec_args(field: Field, values: dict[int, ast.expr], text: str) -> tuple[Run
     """The runs and holes of ``field``'s format spec (not None); ``values``: each field's tree
     by its offset.  A spec's text is raw: its runs' cooked and raw texts are the same."""
     out: list[Run | Hole] = []
-    pieces: list[Piece] = []
-    for part in field.spec or ():
+    parts = field.spec or ()
+    first = -1  # where the current run starts
+    for index, part in enumerate(parts):
         if isinstance(part, Literal):
-            pieces.append(part)
+            if first < 0:
+                first = index
             continue
-        if part.debug is not None:
-            pieces.append(part)
-        if pieces:
-            merged = "".join(p.raw if isinstance(p, Literal) else p.debug or "" for p in pieces)
-            out.append(make_run(merged, merged, tuple(pieces), text))
-            pieces = []
+        if part.debug is not None and first < 0:
+            first = index
+        if first >= 0:
+            out.append(_spec_run(parts, first, index + 1 if part.debug is not None else index, text))
+            first = -1
         inner = None if part.spec is None else spec_args(part, values, text)
         out.append(Hole(part, values[part.span.start], part.expr, inner))
-    if pieces:
-        merged = "".join(p.raw if isinstance(p, Literal) else p.debug or "" for p in pieces)
-        out.append(make_run(merged, merged, tuple(pieces), text))
+    if first >= 0:
+        out.append(_spec_run(parts, first, len(parts), text))
     return tuple(out)
+
+
+def _spec_run(parts: tuple[Piece, ...], first: int, last: int, text: str) -> Run:
+    merged = "".join(p.raw if isinstance(p, Literal) else p.debug or "" for p in parts[first:last])
+    return make_run(merged, merged, parts, first, last, text)
 
 
 class Site:
     """One tag string: what its tag receives, where it stands, and what it is nested in."""
 
-    __slots__ = ("tag", "name", "parent", "args", "at", "source", "path", "enclosing", "call", "_chain")
+    __slots__ = ("tag", "name", "parent", "args", "at", "source", "path", "enclosing", "call", "_chain", "_holes")
 
     def __init__(
         self,
@@ -208,6 +208,7 @@ class Site:
         #: what the emitter returned for it (None until the emitter has written it)
         self.call: ast.expr | None = None
         self._chain: tuple[ast.AST, ...] | None = None
+        self._holes: tuple[Hole, ...] | None = None
 
     def __repr__(self) -> str:
         return f"<Site {self.tag.tag}{self.tag.quote}...{self.tag.quote} at {self.at[0]}:{self.at[1]}>"
@@ -218,7 +219,10 @@ class Site:
 
     @property
     def holes(self) -> tuple[Hole, ...]:
-        return tuple(arg for arg in self.args if isinstance(arg, Hole))
+        """The interpolations of the body (the rules ask for them again and again: kept)."""
+        if self._holes is None:
+            self._holes = tuple(arg for arg in self.args if isinstance(arg, Hole))
+        return self._holes
 
     def pos(self, offset: int) -> Pos:
         """A source offset as ``Pos(line, col_char, col_byte)`` (``SourceText.pos``)."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import subprocess
 import sys
 import textwrap
@@ -24,6 +23,7 @@ import pytest
 import tagstr_runtime
 from tagstr_runtime._tools import ToolError, ruff_program
 from tagstr_runtime.frontend import parse
+from clean_python import clean_env
 
 SRC = Path(tagstr_runtime.__file__).resolve().parents[1]  # src/ or site-packages (tox installs the wheel)
 ROOT = Path(__file__).resolve().parents[3]
@@ -48,9 +48,7 @@ TOOLS = [
 
 
 def _env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "TAGSTR_"))}
-    env.update(PYTHONPATH=str(SRC), TAGSTR_AUTOLOAD="0", TAGSTR_STRICT="1", PYTHONUTF8="1")
-    return env
+    return clean_env(TAGSTR_AUTOLOAD="0", TAGSTR_STRICT="1", PYTHONUTF8="1")
 
 
 def run(

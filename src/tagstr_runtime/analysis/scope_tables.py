@@ -1,4 +1,4 @@
-"""What one scope of the lint tree binds, and where: the tables ``_scopes`` resolves names with.
+"""What one scope of a desugared tree binds, and where: the tables ``scopes`` resolves names with.
 
 A scope is a node and a kind (``Step``): the module, a function or a lambda
 the user wrote, a class body, a comprehension, or the annotation scope of
@@ -26,7 +26,7 @@ import ast
 import re
 from typing import Callable, Iterator, NamedTuple
 
-from tagstr_runtime.frontend import SourceText
+from tagstr_runtime._source import SourceText
 
 __all__ = [
     "ANNOTATION", "CLASS", "COMPREHENSION", "FUNCTION", "MODULE", "Bound", "Position", "ScopeTable",
@@ -53,6 +53,9 @@ class Step(NamedTuple):
 class Bound(NamedTuple):
     at: Position  # where the binding is written
     visible: Position  # from where a read in the same scope sees it
+    #: what binds: the assignment, ``for``, ``with`` item, assignment expression or type
+    #: alias holding the target, the def, class, import, parameter, handler or pattern
+    node: ast.AST
 
 
 class ScopeTable:
@@ -72,22 +75,22 @@ class ScopeTable:
     def binds(self, name: str) -> bool:
         return name in self.names or name in self.local
 
-    def add(self, name: str, at: Position, visible: Position) -> None:
-        self.names.setdefault(name, []).append(Bound(at, visible))
+    def add(self, name: str, at: Position, visible: Position, node: ast.AST) -> None:
+        self.names.setdefault(name, []).append(Bound(at, visible, node))
 
 
-def collect(step: Step, source: SourceText, generated: Callable[[ast.AST], bool]) -> ScopeTable:
+def collect(step: Step, source: SourceText | None, generated: Callable[[ast.AST], bool]) -> ScopeTable:
     """The table of ``step``; ``generated`` tells the desugaring's lambdas from the user's."""
     table = ScopeTable(step.kind)
     node = step.node
     walker = _Walker(table, source, generated)
     if step.kind == ANNOTATION:
         for param in type_params(node):
-            table.add(param.name, start(param), start(param))  # type: ignore[attr-defined]
+            table.add(param.name, start(param), start(param), param)  # type: ignore[attr-defined]
         return table
     if step.kind == COMPREHENSION:
         assert isinstance(node, COMPREHENSIONS)
-        walker.walk([(generator.target, _ALWAYS) for generator in node.generators])
+        walker.walk([(generator.target, _ALWAYS, generator) for generator in node.generators])
         return table
     if step.kind == FUNCTION:
         assert isinstance(node, (*FUNCTIONS, ast.Lambda))
@@ -95,11 +98,11 @@ def collect(step: Step, source: SourceText, generated: Callable[[ast.AST], bool]
         for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
                     arguments.vararg, arguments.kwarg):
             if arg is not None:
-                table.add(arg.arg, start(arg), _ALWAYS)
+                table.add(arg.arg, start(arg), _ALWAYS, arg)
         body = [node.body] if isinstance(node, ast.Lambda) else node.body
-        walker.walk([(statement, None) for statement in body])
+        walker.walk([(statement, None, None) for statement in body])
     else:  # the module, a class body
-        walker.walk([(statement, None) for statement in getattr(node, "body", ())])
+        walker.walk([(statement, None, None) for statement in getattr(node, "body", ())])
     for name in table.declared_global | table.declared_nonlocal:
         moved = table.names.pop(name, None)
         if moved:
@@ -109,50 +112,51 @@ def collect(step: Step, source: SourceText, generated: Callable[[ast.AST], bool]
 
 
 class _Walker:
-    def __init__(self, table: ScopeTable, source: SourceText, generated: Callable[[ast.AST], bool]) -> None:
+    def __init__(self, table: ScopeTable, source: SourceText | None, generated: Callable[[ast.AST], bool]) -> None:
         self.table = table
         self.source = source
         self.generated = generated
 
-    def walk(self, roots: list[tuple[ast.AST, Position | None]]) -> None:
+    def walk(self, roots: list[tuple[ast.AST, Position | None, ast.AST | None]]) -> None:
         """Record the bindings ``roots`` make in the table, not entering nested scopes.
 
         Each node comes with where the bindings it makes become visible (None:
-        at the end of the name itself), set by the statement or expression
-        that binds.
+        at the end of the name itself) and what binds them (None: the name
+        itself), both set by the statement or expression that binds.
         """
         table = self.table
         todo = roots[::-1]
         while todo:
-            node, visible = todo.pop()
+            node, visible, owner = todo.pop()
             if isinstance(node, ast.Name):
                 if isinstance(node.ctx, ast.Store):
-                    table.add(node.id, (node.lineno, node.col_offset), visible or end(node))
+                    table.add(node.id, (node.lineno, node.col_offset), visible or end(node), owner or node)
                 elif isinstance(node.ctx, ast.Del):
                     table.local.add(node.id)
                 continue
             children: list[ast.AST] | None = None
             if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.NamedExpr)):
                 visible = end(node)
+                owner = node
             elif isinstance(node, (ast.For, ast.AsyncFor)):
-                todo.append((node.target, end(node.target)))
+                todo.append((node.target, end(node.target), node))
                 children = [node.iter, *node.body, *node.orelse]
             elif isinstance(node, ast.withitem):
                 if node.optional_vars is not None:
-                    todo.append((node.optional_vars, end(node.optional_vars)))
+                    todo.append((node.optional_vars, end(node.optional_vars), node))
                 children = [node.context_expr]
             elif isinstance(node, (*FUNCTIONS, ast.ClassDef)):
-                table.add(node.name, (node.lineno, node.col_offset), end(node))
+                table.add(node.name, (node.lineno, node.col_offset), end(node), node)
                 children = _outside_parts(node)
             elif isinstance(node, ast.Lambda):
                 children = [node.body] if self.generated(node) else _outside_parts(node)
             elif isinstance(node, COMPREHENSIONS):
-                todo.extend((named.target, end(named)) for named in self._walrus_in(node))
+                todo.extend((named.target, end(named), named) for named in self._walrus_in(node))
                 children = [node.generators[0].iter]
             elif isinstance(node, _IMPORTS):
                 for alias in node.names:
                     if alias.name != "*":
-                        table.add((alias.asname or alias.name).partition(".")[0], start(node), end(node))
+                        table.add((alias.asname or alias.name).partition(".")[0], start(node), end(node), node)
                 continue
             elif isinstance(node, ast.Global):
                 table.declared_global.update(node.names)
@@ -161,16 +165,16 @@ class _Walker:
                 table.declared_nonlocal.update(node.names)
                 continue
             elif TYPE_ALIAS and isinstance(node, TYPE_ALIAS):
-                todo.append((node.name, end(node)))  # type: ignore[attr-defined]
+                todo.append((node.name, end(node), node))  # type: ignore[attr-defined]
                 continue  # its parameters and value are in an annotation scope
             elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar, ast.MatchMapping)):
                 name = node.rest if isinstance(node, ast.MatchMapping) else node.name
                 if name is not None:
                     at = self._written_at(node, name)
-                    table.add(name, at, (at[0], at[1] + len(name.encode("utf-8"))))
+                    table.add(name, at, (at[0], at[1] + len(name.encode("utf-8"))), node)
             if children is None:
                 children = list(ast.iter_child_nodes(node))
-            todo.extend((child, visible) for child in reversed(children))
+            todo.extend((child, visible, owner) for child in reversed(children))
 
     def _walrus_in(self, comprehension: ast.AST) -> Iterator[ast.NamedExpr]:
         """Assignment expressions in a comprehension (nested ones too): they bind outside it."""
@@ -188,6 +192,8 @@ class _Walker:
     def _written_at(self, node: ast.AST, name: str) -> Position:
         """Where the name of an ``except ... as`` or a ``match`` capture is written (a str in ``ast``)."""
         source = self.source
+        if source is None:
+            return start(node)
         if isinstance(node, ast.ExceptHandler):
             after = node.type if node.type is not None else node
             first = source.offset(*end(after))

@@ -1,0 +1,126 @@
+"""One module as the analysis layer reads it: its desugared tree, its sites, its scopes.
+
+``ModuleAnalysis`` is what the findings (``findings``) and the tag resolver
+(``definitions``) read.  A consumer that already desugared the module (the
+flake8 plugin, with its lint tree) builds it from what it has; the others
+(the migration, a module the resolver follows an import into) get it from
+``ModuleAnalysis.read``, which desugars with ``AnalysisEmitter``: the tree of
+what the code does, ``tag('Hi ', lambda: name)``, nothing else generated.
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import cached_property
+from typing import Callable, Sequence
+
+from tagstr_runtime._desugaring import Desugaring
+from tagstr_runtime._emit import Emitter, Position, TagCall, located
+from tagstr_runtime._model import Field
+from tagstr_runtime._source import SourceText
+from tagstr_runtime.analysis.scopes import ScopeIndex, generated_lambdas
+from tagstr_runtime.analysis.sites import Site
+from tagstr_runtime.analysis.tag_types import tag_types
+
+__all__ = ["AnalysisEmitter", "ModuleAnalysis"]
+
+_LOAD = ast.Load()
+
+
+class AnalysisEmitter(Emitter):
+    """``tag('Hi ', lambda: name, (lambda: x, f'{w}'))``: each literal run a constant, each
+    interpolation the lambda that makes it lazy (with its format spec when that reads names)."""
+
+    def decoded(self, cooked: str, raw: str, at: Position) -> ast.expr:
+        return located(ast.Constant(cooked), at)
+
+    def interpolation(self, field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.expr:
+        func = self.thunk(value, at)
+        if isinstance(spec, ast.Constant):
+            return func
+        return located(ast.Tuple([func, spec], _LOAD), at)
+
+    def call(self, site: TagCall) -> ast.expr:
+        return located(ast.Call(site.func, site.args, []), site.at)
+
+
+class ModuleAnalysis:
+    """A module's source, desugared tree and sites; its scope index built on first use.
+
+    ``source``: None for a tree read only for its definitions (the findings need
+    it).  ``generated``: the lambdas the desugaring made (by default: those
+    around a hole's tree).  ``path``: the file (None for a text without one);
+    ``name``: the dotted module name, when known.
+    """
+
+    def __init__(
+        self,
+        source: SourceText | None,
+        tree: ast.AST,
+        sites: Sequence[Site] = (),
+        generated: Callable[[ast.AST], bool] | None = None,
+        *,
+        scopes: ScopeIndex | None = None,
+        path: str | None = None,
+        name: str | None = None,
+    ) -> None:
+        self.source = source
+        self.tree = tree
+        self.sites = tuple(sites)
+        self.generated = generated_lambdas(self.sites) if generated is None else generated
+        self.path = path
+        self.name = name
+        if scopes is not None:
+            self.__dict__["scopes"] = scopes
+
+    @classmethod
+    def read(
+        cls,
+        text: str,
+        filename: str = "<unknown>",
+        *,
+        path: str | None = None,
+        name: str | None = None,
+        template_strings: bool | None = None,
+    ) -> ModuleAnalysis:
+        """Desugar ``text`` for analysis; raises ``TagSyntaxError`` or ``SyntaxError`` as
+        ``Desugaring`` does."""
+        desugaring = Desugaring(
+            text, filename, emitter=AnalysisEmitter(), emit_warnings=False, template_strings=template_strings
+        )
+        return cls(desugaring.source, desugaring.tree, desugaring.sites, path=path, name=name)
+
+    @cached_property
+    def scopes(self) -> ScopeIndex:
+        return ScopeIndex(self.tree, self.source, self.generated)
+
+    @cached_property
+    def statements(self) -> list[ast.stmt]:
+        """The module's statements, those nested in compound statements too (not in expressions)."""
+        body = getattr(self.tree, "body", [])
+        out: list[ast.stmt] = []
+        todo = [body]
+        while todo:
+            for stmt in todo.pop():
+                out.append(stmt)
+                for field in ("body", "orelse", "finalbody"):
+                    nested = getattr(stmt, field, None)
+                    if isinstance(nested, list):
+                        todo.append(nested)
+                for holder in getattr(stmt, "handlers", ()) or getattr(stmt, "cases", ()):
+                    todo.append(holder.body)
+        return out
+
+    @cached_property
+    def tag_types(self) -> frozenset[str]:
+        """The names that stand for a tag's argument types here (``tag_types``)."""
+        return tag_types(self.statements)
+
+    def offset(self, node: ast.AST) -> int:
+        """The source offset where ``node`` starts."""
+        assert self.source is not None
+        return self.source.offset(node.lineno, node.col_offset)  # type: ignore[attr-defined]
+
+    def end_offset(self, node: ast.AST) -> int:
+        assert self.source is not None
+        return self.source.offset(node.end_lineno, node.end_col_offset)  # type: ignore[attr-defined]
