@@ -11,9 +11,18 @@ that fits the case and never one the options already gave.
 
 from __future__ import annotations
 
+import ast
 from typing import Iterator, NamedTuple
 
-__all__ = ["FUNCTION", "CLASS", "FACTORY", "INSTANCE", "LIBRARY", "UNKNOWN", "Answers", "TagFacts", "Verdict"]
+from tagstr_runtime.analysis import definitions as found
+from tagstr_runtime.analysis.definitions import TagDefinition
+from tagstr_runtime.analysis.module import ModuleAnalysis
+from tagstr_runtime.analysis.tag_types import called_name
+
+__all__ = [
+    "CLASS", "FACTORY", "FUNCTION", "INSTANCE", "LIBRARY", "UNKNOWN", "Answers", "TagFacts", "Verdict", "answers",
+    "facts_of", "verdicts",
+]
 
 FUNCTION = "function"  # a def (or lambda) of the tree
 FACTORY = "factory"  # what a factory call of the tree returns (``greet = make_greet()``)
@@ -59,6 +68,98 @@ class Verdict(NamedTuple):
 
 def _option(flag: str, facts: TagFacts) -> str:
     return f"{flag} {facts.qualname}"
+
+
+def facts_of(definition: TagDefinition, name: ast.Name, module: ModuleAnalysis) -> TagFacts:
+    """The resolver's ``definition`` of the tag read by ``name`` in ``module``, for the migration."""
+    here = _qualified(module, name.id, _binding(module, name))
+    if not definition.known:
+        qualname = _imported_name(module, name) or here
+        return TagFacts(name.id, qualname, frozenset([qualname, here]), UNKNOWN, unknown=definition.reason)
+    made = _made_at(definition)
+    qualname = made or definition.qualname or here
+    kind = {found.CLASS: CLASS, found.INSTANCE: INSTANCE, found.LIBRARY: LIBRARY}.get(definition.kind, FUNCTION)
+    made_by = ""
+    factory = next((step for step in definition.steps if step.kind == "factory"), None)
+    if kind == FUNCTION and factory is not None:
+        kind, made_by = FACTORY, called_name(factory.node) or "the factory"  # type: ignore[arg-type]
+    elif kind == INSTANCE:
+        made_by = getattr(definition.node, "name", "the class")
+    # accepts_template(x) of an x nothing is known of: takes a template, reads its values when it likes
+    eager_known = not (kind == LIBRARY and "template_tag" not in definition.wrappers)
+    if not eager_known:
+        made_by = "what accepts_template wraps"
+    where = f"line {definition.line}"
+    if definition.module is not None and definition.module is not module:
+        where = f"{definition.module.name}, {where}"
+    return TagFacts(
+        name.id, qualname, frozenset([qualname, here]), kind, definition.accepts_template, definition.lazy,
+        eager_known, definition.reads_raw, where, made_by,
+    )
+
+
+def _binding(module: ModuleAnalysis, name: ast.Name) -> ast.AST | None:
+    """What binds the name read by ``name`` (the resolver's choice: the last binding before it)."""
+    bindings = module.scopes.bindings(name.lineno, name.col_offset)
+    before = [b for b in bindings if (b.line, b.col) <= (name.lineno, name.col_offset)]
+    return (before or bindings)[-1].node if bindings else None
+
+
+def _qualified(module: ModuleAnalysis, name: str, node: ast.AST | None) -> str:
+    """``module.name`` for a name the module's top level binds, ``module.function.name`` for
+    one bound inside a def or class, ``builtins.name`` for a name bound nowhere."""
+    if node is None:
+        return f"builtins.{name}"
+    top = getattr(module.tree, "body", [])
+    inside = [] if any(stmt is node for stmt in top) else _around(module.tree, node)
+    return ".".join([module.name or "__main__", *inside, name])
+
+
+def _around(tree: ast.AST, node: ast.AST) -> list[str]:
+    """The names of the defs and classes around ``node``, outermost first."""
+    todo: list[tuple[ast.AST, list[str]]] = [(tree, [])]
+    while todo:
+        current, names = todo.pop()
+        for child in ast.iter_child_nodes(current):
+            if child is node:
+                return names
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                todo.append((child, [*names, child.name]))
+            else:
+                todo.append((child, names))
+    return []
+
+
+def _made_at(definition: TagDefinition) -> str | None:
+    """The qualified name the tag is made under: the first assignment of a call on the way
+    (``quoted = make_quoting_tag(escape)``, ``R = template_tag(f)``), else None."""
+    for step in definition.steps:
+        node = step.node
+        if step.kind == "assignment" and isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(
+            node.value, ast.Call
+        ):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = [t.id for t in targets if isinstance(t, ast.Name)]
+            if names:
+                return _qualified(step.module, names[0], node)
+    return None
+
+
+def _imported_name(module: ModuleAnalysis, name: ast.Name) -> str | None:
+    """``lib.html`` for a tag bound by ``from lib import html`` (relative imports made absolute)."""
+    node = _binding(module, name)
+    if not isinstance(node, ast.ImportFrom):
+        return None
+    for alias in node.names:
+        if (alias.asname or alias.name) == name.id:
+            base = node.module or ""
+            if node.level:
+                package = (module.name or "").split(".")
+                is_package = (module.path or "").endswith("__init__.py")
+                package = package[: len(package) - node.level + is_package]
+                base = ".".join(filter(None, [*package, node.module]))
+            return f"{base}.{alias.name}" if base else alias.name
+    return None
 
 
 def verdicts(facts: TagFacts, answers: Answers) -> Iterator[Verdict]:

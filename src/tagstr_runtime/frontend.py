@@ -52,6 +52,9 @@ if TYPE_CHECKING:
     from tagstr_runtime.analysis.findings import Finding, argumentless_super, assignment_expressions, class_variables
     from tagstr_runtime.analysis.imports import ModuleFinder
     from tagstr_runtime.analysis.module import AnalysisEmitter, ModuleAnalysis
+    from tagstr_runtime.analysis.prefixed import (
+        PREFIXES, PrefixNamedTag, prefix_named_tags, prefixed_strings, string_kind,
+    )
     from tagstr_runtime.analysis.scopes import Binding, ScopeIndex, generated_lambdas
     from tagstr_runtime.analysis.sites import Hole, Run, Site
 
@@ -102,6 +105,11 @@ _LAZY = {
     "argumentless_super": "analysis.findings",
     "assignment_expressions": "analysis.findings",
     "class_variables": "analysis.findings",
+    "PREFIXES": "analysis.prefixed",
+    "PrefixNamedTag": "analysis.prefixed",
+    "prefix_named_tags": "analysis.prefixed",
+    "prefixed_strings": "analysis.prefixed",
+    "string_kind": "analysis.prefixed",
     "Binding": "analysis.scopes",
     "ScopeIndex": "analysis.scopes",
     "generated_lambdas": "analysis.scopes",
@@ -200,6 +208,10 @@ __all__ = [
     "placeholder_text",
     "Pos",
     "Position",
+    "PREFIXES",
+    "prefix_named_tags",
+    "PrefixNamedTag",
+    "prefixed_strings",
     "prologue_index",
     "python_files",
     "Run",
@@ -210,6 +222,7 @@ __all__ = [
     "Span",
     "stand_in_text",
     "strict",
+    "string_kind",
     "STRING_PREFIXES",
     "TagCall",
     "TagDefinition",

@@ -30,6 +30,8 @@ from tagstr_runtime._errors import TagSyntaxError
 from tagstr_runtime._migrate_sites import NO_OPTIONS, Migration, Options, migrate_text
 from tagstr_runtime._precompile import python_files
 from tagstr_runtime._source import SourceText
+from tagstr_runtime.analysis.definitions import TagResolver
+from tagstr_runtime.analysis.imports import ModuleFinder, module_name
 
 __all__ = ["main", "migrate_source"]
 
@@ -67,21 +69,13 @@ def verify(text: str, filename: str) -> None:
         raise error from None
 
 
-def module_name(path: str) -> str:
-    """The dotted name a file is imported by, from its packages (``__init__.py`` files)."""
-    folder, stem = os.path.split(os.path.abspath(path))
-    names = [] if stem == "__init__.py" else [stem[:-3] if stem.endswith(".py") else stem]
-    while os.path.isfile(os.path.join(folder, "__init__.py")):
-        folder, package = os.path.split(folder)
-        names.append(package)
-    return ".".join(reversed(names)) or "__main__"
-
-
 def migrate_source(
-    source: bytes, filename: str, options: Options = NO_OPTIONS, *, module: str = "__main__"
+    source: bytes, filename: str, options: Options = NO_OPTIONS, *, module: str = "__main__",
+    path: str | None = None, resolver: TagResolver | None = None,
 ) -> tuple[bytes, Migration, str]:
     """The migrated bytes of one file (same encoding, BOM and line endings), the
-    migration, and the text it started from (offsets of flags and notes are in it)."""
+    migration, and the text it started from (offsets of flags and notes are in it).
+    ``module``, ``path``, ``resolver``: as ``migrate_text`` takes them."""
     from tokenize import detect_encoding
     import io
 
@@ -94,7 +88,7 @@ def migrate_source(
     normal = text.replace("\r\n", "\n")
     if "\r" in normal or (newline == "\r\n" and "\n" in text.replace("\r\n", "")):
         raise ValueError("mixed or old Mac line endings: normalise them first")
-    migration = migrate_text(normal, filename, options, module=module)
+    migration = migrate_text(normal, filename, options, module=module, path=path, resolver=resolver)
     if not migration.migrated:
         return source, migration, normal
     verify(migration.text, filename)
@@ -194,11 +188,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     summary = Summary()
     results: list[FileResult] = []
     unverified = False
+    # every module of the tree is read before any is written: the resolver follows imports into them
+    roots = [path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path)) for path in args.paths]
+    resolver = TagResolver(ModuleFinder(roots))
     for path in python_files(args.paths):
         try:
             with open(path, "rb") as file:
                 source = file.read()
-            new, migration, before = migrate_source(source, path, options, module=module_name(path))
+            new, migration, before = migrate_source(
+                source, path, options, module=module_name(path), path=path, resolver=resolver
+            )
         except Unverified:
             unverified = True
             continue

@@ -24,11 +24,6 @@ PROJECTS = Path(__file__).resolve().parent / "migrate_projects"
 NAMES = sorted(p.name for p in PROJECTS.iterdir() if (p / "app" / "main.py").is_file())
 #: the reason that refuses a whole module: a tag named like a string prefix
 PREFIX_NAMED = "MIG012"
-#: until the migration reads the analysis layer's tag resolver (issue 26: it follows tags
-#: across modules), these fail; strict, so that they fail loudly once they pass
-NEEDS_THE_RESOLVER = pytest.mark.xfail(
-    strict=True, reason="the migration does not follow tags across modules before it uses the analysis layer"
-)
 #: the programs that cannot print the same on 3.14, whatever the migration does: a tag named t
 CHANGED_BY_314 = {"tnamed"}
 
@@ -61,7 +56,6 @@ def test_there_are_programs() -> None:
     assert NAMES == ["storefront", "tnamed"]
 
 
-@NEEDS_THE_RESOLVER
 def test_the_command_reports_exactly_the_expected_reasons(
     program: Program, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -71,7 +65,6 @@ def test_the_command_reports_exactly_the_expected_reasons(
     assert status == 1
 
 
-@NEEDS_THE_RESOLVER
 def test_the_program_prints_the_same_or_the_migration_refuses(
     program: Program, capsys: pytest.CaptureFixture[str]
 ) -> None:
