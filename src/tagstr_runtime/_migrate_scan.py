@@ -22,15 +22,16 @@ from functools import cached_property
 
 from tagstr_runtime._migrate_tags import TagFacts, facts_of
 from tagstr_runtime._model import Field, TagString
-from tagstr_runtime._parser import TEMPLATE_PREFIXES, parse
-from tagstr_runtime.analysis.prefixed import PREFIXES_314, prefix_named_tags, prefixed_strings, string_kind
+from tagstr_runtime._parser import parse
 from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver
 from tagstr_runtime.analysis.findings import (
     ARGUMENTLESS_SUPER, ASSIGNMENT_EXPRESSION, CLASS_VARIABLE, Finding, argumentless_super, assignment_expressions,
     class_variables,
 )
 from tagstr_runtime.analysis.module import ModuleAnalysis
+from tagstr_runtime.analysis.prefixed import PREFIXES_314, prefix_named_tags, prefixed_strings, string_kind
 from tagstr_runtime.analysis.sites import Hole, Site
+from tagstr_runtime.syntax._words import TEMPLATE_PREFIXES
 
 __all__ = ["HAZARDS", "ModuleScan", "scan"]
 

@@ -17,6 +17,7 @@ from typing import Iterator, NamedTuple
 from tagstr_runtime.analysis import definitions as found
 from tagstr_runtime.analysis.definitions import TagDefinition
 from tagstr_runtime.analysis.module import ModuleAnalysis
+from tagstr_runtime.analysis.scopes import Binding
 from tagstr_runtime.analysis.tag_types import called_name
 
 __all__ = [
@@ -41,7 +42,6 @@ class TagFacts(NamedTuple):
     kind: str
     takes_template: bool | None = None  # None: unknown
     lazy: str | None = None  # why it may read its values after it returns
-    eager_known: bool = True  # False: nothing says when it reads its values
     reads_raw: bool = False
     where: str = ""  # "path:line" of its definition
     made_by: str = ""  # what to decorate or wrap: the factory, the class
@@ -72,10 +72,14 @@ def _option(flag: str, facts: TagFacts) -> str:
 
 def facts_of(definition: TagDefinition, name: ast.Name, module: ModuleAnalysis) -> TagFacts:
     """The resolver's ``definition`` of the tag read by ``name`` in ``module``, for the migration."""
-    here = _qualified(module, name.id, _binding(module, name))
+    binding = module.scopes.read_binding(name.lineno, name.col_offset)
+    here = _qualified(module, name.id, binding)
     if not definition.known:
-        qualname = _imported_name(module, name) or here
-        return TagFacts(name.id, qualname, frozenset([qualname, here]), UNKNOWN, unknown=definition.reason)
+        # accepts_template(x) of an x nothing is known of takes a template: only when it reads
+        # its values is unknown
+        qualname = definition.dotted or _made_at(definition) or here
+        return TagFacts(name.id, qualname, frozenset([qualname, here]), UNKNOWN, definition.accepts_template,
+                        unknown=definition.reason)
     made = _made_at(definition)
     qualname = made or definition.qualname or here
     kind = {found.CLASS: CLASS, found.INSTANCE: INSTANCE, found.LIBRARY: LIBRARY}.get(definition.kind, FUNCTION)
@@ -85,49 +89,27 @@ def facts_of(definition: TagDefinition, name: ast.Name, module: ModuleAnalysis) 
         kind, made_by = FACTORY, called_name(factory.node) or "the factory"  # type: ignore[arg-type]
     elif kind == INSTANCE:
         made_by = getattr(definition.node, "name", "the class")
-    # accepts_template(x) of an x nothing is known of: takes a template, reads its values when it likes
-    eager_known = not (kind == LIBRARY and "template_tag" not in definition.wrappers)
-    if not eager_known:
-        made_by = "what accepts_template wraps"
     where = f"line {definition.line}"
     if definition.module is not None and definition.module is not module:
         where = f"{definition.module.name}, {where}"
     return TagFacts(
         name.id, qualname, frozenset([qualname, here]), kind, definition.accepts_template, definition.lazy,
-        eager_known, definition.reads_raw, where, made_by,
+        definition.reads_raw, where, made_by,
     )
 
 
-def _binding(module: ModuleAnalysis, name: ast.Name) -> ast.AST | None:
-    """What binds the name read by ``name`` (the resolver's choice: the last binding before it)."""
-    bindings = module.scopes.bindings(name.lineno, name.col_offset)
-    before = [b for b in bindings if (b.line, b.col) <= (name.lineno, name.col_offset)]
-    return (before or bindings)[-1].node if bindings else None
-
-
-def _qualified(module: ModuleAnalysis, name: str, node: ast.AST | None) -> str:
+def _qualified(module: ModuleAnalysis, name: str, binding: Binding | None) -> str:
     """``module.name`` for a name the module's top level binds, ``module.function.name`` for
     one bound inside a def or class, ``builtins.name`` for a name bound nowhere."""
-    if node is None:
+    if binding is None:
         return f"builtins.{name}"
-    top = getattr(module.tree, "body", [])
-    inside = [] if any(stmt is node for stmt in top) else _around(module.tree, node)
+    return _qualified_at(module, name, binding.line, binding.col, binding.module_level)
+
+
+def _qualified_at(module: ModuleAnalysis, name: str, line: int, col: int, module_level: bool = False) -> str:
+    """The qualified name of ``name`` bound by the node at (line, byte column)."""
+    inside = () if module_level else module.scopes.enclosing(line, col)
     return ".".join([module.name or "__main__", *inside, name])
-
-
-def _around(tree: ast.AST, node: ast.AST) -> list[str]:
-    """The names of the defs and classes around ``node``, outermost first."""
-    todo: list[tuple[ast.AST, list[str]]] = [(tree, [])]
-    while todo:
-        current, names = todo.pop()
-        for child in ast.iter_child_nodes(current):
-            if child is node:
-                return names
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                todo.append((child, [*names, child.name]))
-            else:
-                todo.append((child, names))
-    return []
 
 
 def _made_at(definition: TagDefinition) -> str | None:
@@ -139,26 +121,9 @@ def _made_at(definition: TagDefinition) -> str | None:
             node.value, ast.Call
         ):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            names = [t.id for t in targets if isinstance(t, ast.Name)]
+            names = [t for t in targets if isinstance(t, ast.Name)]
             if names:
-                return _qualified(step.module, names[0], node)
-    return None
-
-
-def _imported_name(module: ModuleAnalysis, name: ast.Name) -> str | None:
-    """``lib.html`` for a tag bound by ``from lib import html`` (relative imports made absolute)."""
-    node = _binding(module, name)
-    if not isinstance(node, ast.ImportFrom):
-        return None
-    for alias in node.names:
-        if (alias.asname or alias.name) == name.id:
-            base = node.module or ""
-            if node.level:
-                package = (module.name or "").split(".")
-                is_package = (module.path or "").endswith("__init__.py")
-                package = package[: len(package) - node.level + is_package]
-                base = ".".join(filter(None, [*package, node.module]))
-            return f"{base}.{alias.name}" if base else alias.name
+                return _qualified_at(step.module, names[0].id, names[0].lineno, names[0].col_offset)
     return None
 
 
@@ -169,7 +134,7 @@ def verdicts(facts: TagFacts, answers: Answers) -> Iterator[Verdict]:
         return
     if facts.kind == UNKNOWN:
         missing = []
-        if answers.template is None:
+        if answers.template is None and not facts.takes_template:
             missing.append(("takes a template", _option("--template-tag", facts)))
         if answers.eager is None:
             missing.append(("reads its values at once", _option("--eager-tag", facts)))
@@ -180,12 +145,8 @@ def verdicts(facts: TagFacts, answers: Answers) -> Iterator[Verdict]:
         return
     if facts.takes_template is False and answers.template is None:
         yield Verdict("MIG009", (facts.name, facts.where, _template_remedy(facts)))
-    if answers.eager is None:
-        if facts.lazy is not None:
-            yield Verdict("MIG001", (facts.name, facts.lazy, f"; if it does not, {_option('--eager-tag', facts)}"))
-        elif not facts.eager_known:
-            yield Verdict("MIG011", (facts.name, f"{facts.made_by} is not in the tree", "reads its values at once",
-                                     _option("--eager-tag", facts)))
+    if answers.eager is None and facts.lazy is not None:
+        yield Verdict("MIG001", (facts.name, facts.lazy, f"; if it does not, {_option('--eager-tag', facts)}"))
 
 
 def _template_remedy(facts: TagFacts) -> str:

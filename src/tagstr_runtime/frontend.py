@@ -51,7 +51,8 @@ if TYPE_CHECKING:
     from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver, annotation_says_tag
     from tagstr_runtime.analysis.findings import Finding, argumentless_super, assignment_expressions, class_variables
     from tagstr_runtime.analysis.imports import ModuleFinder
-    from tagstr_runtime.analysis.module import AnalysisEmitter, ModuleAnalysis
+    from tagstr_runtime.analysis.emitter import AnalysisEmitter
+    from tagstr_runtime.analysis.module import ModuleAnalysis
     from tagstr_runtime.analysis.prefixed import (
         PREFIXES, PrefixNamedTag, prefix_named_tags, prefixed_strings, string_kind,
     )
@@ -99,7 +100,7 @@ _LAZY = {
     "TagResolver": "analysis.definitions",
     "annotation_says_tag": "analysis.definitions",
     "ModuleFinder": "analysis.imports",
-    "AnalysisEmitter": "analysis.module",
+    "AnalysisEmitter": "analysis.emitter",
     "ModuleAnalysis": "analysis.module",
     "Finding": "analysis.findings",
     "argumentless_super": "analysis.findings",

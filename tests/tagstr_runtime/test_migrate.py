@@ -225,6 +225,39 @@ def test_an_option_answers_its_part_and_the_reason_names_only_the_rest() -> None
     assert result.answered == frozenset(["__main__.html"])
 
 
+def test_an_unknown_tag_wrapped_in_accepts_template_is_unknown_only_in_its_eagerness() -> None:
+    source = ("import lib as vendor\nfrom tagstr_runtime import accepts_template\n"
+              "stars = accepts_template(vendor.stars)\nx = stars\"{y}\"\n")
+    [flag] = migrate_text(source, "<test>").flags
+    assert flag.code == "MIG011" and flag.message.endswith(
+        "tag 'stars' is unknown (module 'lib' is not in the tree): nothing says whether it reads its values "
+        "at once; if it does, --eager-tag lib.stars"
+    )
+    result = migrate_text(source, "<test>", Options(eager_tags=frozenset(["lib.stars"])))
+    assert result.text.endswith('x = stars(t"{y}")\n') and not result.flags
+
+
+def test_a_relative_import_from_outside_the_tree_is_named_absolutely() -> None:
+    source = 'from ..lib import html\nx = html"{y}"\n'
+    [flag] = migrate_text(source, "<test>", module="pkg.sub.views", path="/nowhere/pkg/sub/views.py").flags
+    assert flag.message.endswith("--template-tag pkg.lib.html --eager-tag pkg.lib.html")
+    options = Options(template_tags=frozenset(["pkg.lib.html"]), eager_tags=frozenset(["pkg.sub.views.html"]))
+    result = migrate_text(source, "<test>", options, module="pkg.sub.views", path="/nowhere/pkg/sub/views.py")
+    assert not result.flags  # the name it is imported as works too
+
+
+def test_a_local_tag_is_named_after_its_function() -> None:
+    source = "class Page:\n    def render(self):\n        def plain(*args):\n            return len(args)\n" \
+             "        return plain\"{y}\"\n"
+    [flag] = migrate_text(source, "<test>", module="views").flags
+    assert flag.code == "MIG009"
+    template = Options(template_tags=frozenset(["views.Page.render.plain"]))
+    assert migrate_text(source, "<test>", template, module="views").text.endswith('plain(t"{y}")\n')
+    lazy = "def render(tag):\n    return tag\"{y}\"\n"
+    [flag] = migrate_text(lazy, "<test>", module="views").flags
+    assert flag.message.endswith("--template-tag views.render.tag --eager-tag views.render.tag")
+
+
 def test_the_remedy_fits_the_tag() -> None:
     def message(definitions: str, line: str) -> str:
         [flag] = [f for f in migrate_text(definitions + line, "<test>").flags if f.code == "MIG009"]

@@ -11,8 +11,10 @@ read with the analysis layer's scope index and tag resolver:
   prefix is the name of a binding in scope there (flake8's TAG014 when that
   binding is a tag; MIG012).
 
-A string is not a name the scope index can be asked about, so the strings
-concerned stand in the tree as that name, only while it is asked.
+Both ask the scope index which binding the name would refer to where the
+string is written (``ScopeIndex.bindings_of``), and the tag resolver what that
+binding is.  A file without tag strings imports neither the parser nor the
+desugarer here (flake8 runs TAG003 and TAG014 on every file).
 """
 
 from __future__ import annotations
@@ -20,14 +22,16 @@ from __future__ import annotations
 import ast
 import re
 import sys
-from typing import Iterator, NamedTuple
+from typing import TYPE_CHECKING, Iterable, Iterator, NamedTuple
 
-from tagstr_runtime._model import Field, Literal, TagString
-from tagstr_runtime._parser import STRING_PREFIXES, TEMPLATE_PREFIXES
 from tagstr_runtime._source import SourceText
 from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver, annotation_says_tag
 from tagstr_runtime.analysis.module import ModuleAnalysis
-from tagstr_runtime.analysis.scopes import Binding, ScopeIndex
+from tagstr_runtime.analysis.scopes import Binding
+from tagstr_runtime.syntax._words import STRING_PREFIXES, TEMPLATE_PREFIXES
+
+if TYPE_CHECKING:
+    from tagstr_runtime._model import TagString
 
 __all__ = [
     "PREFIXES", "PREFIXES_314", "PrefixNamedTag", "PrefixedString", "prefix_named_tags", "prefixed_strings",
@@ -136,9 +140,9 @@ def prefixed_strings(
     found: list[tuple[str, ast.AST, Binding]] = []
     for site in module.sites:
         if site.tag.tag in names:
-            bindings = module.scopes.bindings(site.name.lineno, site.name.col_offset)
-            if bindings:
-                found.append((site.tag.tag, site.name, _read_at(bindings, site.name)))
+            binding = module.scopes.read_binding(site.name.lineno, site.name.col_offset)
+            if binding is not None:
+                found.append((site.tag.tag, site.name, binding))
     if written.search(text):
         found.extend(_strings_in_scope(module, source, written))
     found.sort(key=lambda item: (item[1].lineno, item[1].col_offset))  # type: ignore[attr-defined]
@@ -150,14 +154,10 @@ def prefixed_strings(
     ]
 
 
-def _read_at(bindings: list[Binding], node: ast.AST) -> Binding:
-    """The binding a read at ``node`` gets, as the resolver chooses: the last one before it."""
-    read = (node.lineno, node.col_offset)  # type: ignore[attr-defined]
-    return ([b for b in bindings if (b.line, b.col) <= read] or bindings)[-1]
-
-
-def _literal_spans(tags: Iterator[TagString]) -> list[tuple[int, int]]:
+def _literal_spans(tags: Iterable[TagString]) -> list[tuple[int, int]]:
     """The literal text of tag strings (their specs' too): no string of the code starts there."""
+    from tagstr_runtime._model import Field, Literal  # a module with tag strings: already imported
+
     spans: list[tuple[int, int]] = []
     for tag in tags:
         parts = list(tag.parts)
@@ -173,18 +173,21 @@ def _literal_spans(tags: Iterator[TagString]) -> list[tuple[int, int]]:
 def _strings_in_scope(
     module: ModuleAnalysis, source: SourceText, written: re.Pattern[str]
 ) -> Iterator[tuple[str, ast.AST, Binding]]:
+    """The strings written with one of the names, where a binding of that name is in scope."""
     text = source.text
-    literal = _literal_spans(tag for site in module.sites for tag in (site.tag,))
-    swaps: list[tuple[ast.AST, str, int | None, ast.AST, ast.Name]] = []  # parent, field, index, string, name
-    for parent in ast.walk(module.tree):
-        if isinstance(parent, _STRING_BODIES):
-            continue  # an f-string's or t-string's parts are its text (their fields are walked)
+    tags = [site.tag for site in module.sites]
+    literal = _literal_spans(tags) if tags else []
+    todo: list[ast.AST] = [module.tree]
+    while todo:
+        parent = todo.pop()
+        # an f-string's or t-string's parts are its text, a field's spec too (their fields are walked)
+        text_parts = isinstance(parent, _STRING_BODIES)
         for field, value in ast.iter_fields(parent):
-            if field == "format_spec":
-                continue  # the text of a field's spec
-            items = enumerate(value) if isinstance(value, list) else [(None, value)]
-            for index, child in items:
-                if not isinstance(child, _STRINGS) or (
+            for child in value if isinstance(value, list) else [value]:
+                if not isinstance(child, ast.AST):
+                    continue
+                todo.append(child)
+                if text_parts or field == "format_spec" or not isinstance(child, _STRINGS) or (
                     isinstance(child, ast.Constant) and not isinstance(child.value, (str, bytes))
                 ):
                     continue
@@ -192,25 +195,6 @@ def _strings_in_scope(
                 match = written.match(text, offset)
                 if match is None or any(start <= offset < end for start, end in literal):
                     continue
-                name = ast.copy_location(ast.Name(match.group(1), ast.Load()), child)
-                swaps.append((parent, field, index, child, name))
-    if not swaps:
-        return
-    for parent, field, index, _, name in swaps:
-        _put(parent, field, index, name)
-    try:  # the strings stand as their prefix's name while the scope index is asked
-        scopes = ScopeIndex(module.tree, source, module.generated)
-        answers = [(name, scopes.bindings(name.lineno, name.col_offset)) for _, _, _, _, name in swaps]
-    finally:
-        for parent, field, index, child, _ in swaps:
-            _put(parent, field, index, child)
-    for (_, _, _, child, _), (name, bindings) in zip(swaps, answers):
-        if bindings:
-            yield name.id, child, _read_at(bindings, child)
-
-
-def _put(parent: ast.AST, field: str, index: int | None, node: ast.AST) -> None:
-    if index is None:
-        setattr(parent, field, node)
-    else:
-        getattr(parent, field)[index] = node
+                binding = module.scopes.read_binding(child.lineno, child.col_offset, match.group(1))
+                if binding is not None:
+                    yield match.group(1), child, binding

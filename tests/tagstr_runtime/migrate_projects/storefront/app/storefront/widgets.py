@@ -1,4 +1,6 @@
-"""A class used as a tag, and instances whose __call__ is the tag."""
+"""A class used as a tag, instances whose __call__ is the tag, a library's function wrapped."""
+
+import extlib as ext
 
 from tagstr_runtime import Decoded, accepts_template
 
@@ -23,9 +25,11 @@ class Renderer:
 
 render = accepts_template(Renderer("render: "))
 plain_render = Renderer("plain: ")
+starred = accepts_template(ext.stars)  # takes a template; when it reads its values, only extlib knows
 
 
 def run(x):
     print(Box"box {x}")  # expect: MIG001 MIG009
     print(render"<{x}>")
     print(plain_render"<{x}>")  # expect: MIG009
+    print(starred"stars {x}")  # expect: MIG011

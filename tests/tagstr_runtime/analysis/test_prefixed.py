@@ -11,11 +11,11 @@ from textwrap import dedent
 
 import pytest
 
+from tagstr_runtime.analysis.definitions import TagResolver
+from tagstr_runtime.analysis.module import ModuleAnalysis
 from tagstr_runtime.analysis.prefixed import (
     PREFIXES, PREFIXES_314, prefix_named_tags, prefixed_strings, string_kind,
 )
-from tagstr_runtime.analysis.definitions import TagResolver
-from tagstr_runtime.analysis.module import ModuleAnalysis
 
 PY314 = sys.version_info >= (3, 14)
 HEAD = "from tagstr_runtime import Decoded, Interpolation, template_tag\n"
