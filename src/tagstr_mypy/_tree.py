@@ -44,6 +44,10 @@ __all__ = ["CHECKER_MODULE", "CheckerEmitter", "CheckerTree", "checker_tree"]
 CALL_NAME = "__tagstr_call__"
 DECODED_NAME = "__tagstr_d__"
 _LOAD = ast.Load()
+# ``arguments`` carries no position: one shared node for every lambda (as the runtime's emitter does)
+_NO_ARGUMENTS = ast.arguments(
+    posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]
+)
 
 
 class CheckerEmitter(Emitter):
@@ -56,12 +60,13 @@ class CheckerEmitter(Emitter):
         self.hooks: list[ast.Name] = []  # each tag string's __tagstr_call__
         self.lambdas: list[tuple[ast.Lambda, str]] = []  # each interpolation's, with its text
         self.spec_of: dict[int, ast.JoinedStr] = {}  # id(lambda) -> its spec with fields
+        self._specs_seen = 0  # len(specs) at the last call: the parts of a call come right before it
 
     def decoded(self, cooked: str, raw: str, at: Position) -> ast.expr:
         return located(ast.Name(DECODED_NAME, _LOAD), at)
 
     def interpolation(self, field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.expr:
-        lam = self.thunk(value, at)
+        lam = located(ast.Lambda(_NO_ARGUMENTS, value), at)  # Emitter.thunk
         self.lambdas.append((lam, field.expr))
         if isinstance(spec, ast.JoinedStr):  # a constant spec or none: nothing to check
             self.specs.append(spec)
@@ -79,14 +84,20 @@ class CheckerEmitter(Emitter):
         return args
 
     def call(self, site: TagCall) -> ast.expr:
-        if _in_annotation(site):
+        # the parts of this tag string were emitted since the last call (nested
+        # tag strings are called before the parts of the one that holds them)
+        with_specs = len(self.specs) != self._specs_seen
+        self._specs_seen = len(self.specs)
+        if site.path and _in_annotation(site):
             return _fstring_twin(site)
         if _is_base(site):
             # what mypy says of a call as a base names the tag, as for ``tag(...)``
             return located(ast.Call(site.func, list(site.args), []), site.at)
-        hook = located(ast.Name(CALL_NAME, _LOAD), _zero_width(site.at))
+        line, col = site.at[0], site.at[1]
+        hook = located(ast.Name(CALL_NAME, _LOAD), (line, col, line, col))
         self.hooks.append(hook)
-        return located(ast.Call(hook, [site.func, *self.arguments(site.args)], []), site.at)
+        args = self.arguments(site.args) if with_specs else site.args
+        return located(ast.Call(hook, [site.func, *args], []), site.at)
 
     def finish(self, tree: ast.AST) -> ast.AST:
         assert isinstance(tree, ast.Module)

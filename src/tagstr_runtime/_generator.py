@@ -27,7 +27,7 @@ from tagstr_runtime._errors import error_at
 from tagstr_runtime._model import Field, Literal, Span, TagString
 from tagstr_runtime._parser import _SPACE, _match_end
 from tagstr_runtime._source import SourceText
-from tagstr_runtime.analysis.sites import Hole, Run, Site, make_run, spec_args
+from tagstr_runtime.analysis.sites import Site
 
 __all__ = ["Generator"]
 
@@ -209,58 +209,50 @@ class Generator:
         mark = len(sites)
         values = self.field_values(node, tag)
         emitter = self.emitter
-        text = self.source.text
+        between = self._between
         args: list[ast.expr] = []
-        received: list[Run | Hole] = []  # the site's arguments
-        # a run of literal text: one Decoded (a debug field's text joins the literal before it)
+        # a run of literal text: one Decoded (a debug field's text joins the literal before it);
+        # the site builds its own Run from the same parts when a consumer asks (analysis.sites)
         raw: list[str] = []
         cooked: list[str] = []
-        parts = tag.parts
-        run_start = run_end = first = -1  # first: the run's first part
-        for index, part in enumerate(parts):
+        run_start = run_end = -1
+        for part in tag.parts:
             if isinstance(part, Literal):
                 if not raw:
                     run_start = part.span.start
-                    first = index
                 raw.append(part.raw)
                 cooked.append(part.cooked)
                 run_end = part.span.end
                 continue
-            last = index
             if part.debug is not None:
                 if not raw:
                     run_start = part.span.start
-                    first = index
                 raw.append(part.debug)
                 cooked.append(part.debug)
                 run_end = part.span.start + 1 + len(part.debug)
-                last = index + 1
             if raw:
-                joined, joined_raw = "".join(cooked), "".join(raw)
-                args.append(emitter.decoded(joined, joined_raw, self._between(run_start, run_end)))
-                received.append(make_run(joined, joined_raw, parts, first, last, text))
+                args.append(emitter.decoded("".join(cooked), "".join(raw), between(run_start, run_end)))
                 raw.clear()
                 cooked.clear()
-            at = self.position(part.span)
-            value = values[part.span.start]
+            span = part.span
+            at = between(span.start, span.end)  # asked for once: not cached
             if part.spec is None:
-                args.append(emitter.interpolation(part, value, located(ast.Constant(None), at), at))
-                received.append(Hole(part, value, part.expr, None))
+                spec = located(ast.Constant(None), at)
             else:
-                args.append(emitter.interpolation(part, value, self.spec(part, values), at))
-                received.append(Hole(part, value, part.expr, spec_args(part, values, text)))
+                spec = self.spec(part, values)
+            args.append(emitter.interpolation(part, values[span.start], spec, at))
         if raw:
-            joined, joined_raw = "".join(cooked), "".join(raw)
-            args.append(emitter.decoded(joined, joined_raw, self._between(run_start, run_end)))
-            received.append(make_run(joined, joined_raw, parts, first, len(parts), text))
-        assert isinstance(node.func, ast.Name)
+            args.append(emitter.decoded("".join(cooked), "".join(raw), between(run_start, run_end)))
+        func = node.func
+        assert isinstance(func, ast.Name)
         at = self.position(tag.span)
-        site = Site(tag, node.func, tuple(received), at, self.source, path, enclosing)
-        for inner in sites[mark:]:  # the tag strings nested in its fields (and deeper)
-            if inner.parent is None:
-                inner.parent = site
+        site = Site(tag, func, values, at, self.source, path, enclosing)
+        if len(sites) > mark:
+            for inner in sites[mark:]:  # the tag strings nested in its fields (and deeper)
+                if inner.parent is None:
+                    inner.parent = site
         sites.append(site)
-        site.call = call = emitter.call(TagCall(tag, node.func, args, at, path, enclosing))
+        site.call = call = emitter.call(TagCall(tag, func, args, at, path, enclosing))
         return call
 
     def field_values(self, node: ast.Call, tag: TagString) -> dict[int, ast.expr]:
@@ -269,27 +261,38 @@ class Generator:
         Keyed by offset: hashing a ``Field`` would hash its whole subtree.
         """
         fields = tag.fields()
-        exprs: list[ast.expr] = []
-        arguments = iter(node.args)
-        index = 0
-        while index < len(fields):  # one argument per field, or per chain of fields
-            end = index + 1
-            while end < len(fields) and fields[end].span.start in self.chained:
-                end += 1
-            chain = next(arguments)
-            group: list[ast.expr] = []
-            for _ in range(end - index - 1):
-                assert isinstance(chain, ast.Call)
-                group.append(chain.args[0])
-                chain = chain.func
-            group.append(chain)
-            exprs.extend(reversed(group))
-            index = end
+        chained = self.chained
         values: dict[int, ast.expr] = {}
+        if not chained or not any(field.span.start in chained for field in fields):
+            # one argument per field (nearly always)
+            pairs = zip(fields, node.args)
+        else:
+            exprs: list[ast.expr] = []
+            arguments = iter(node.args)
+            index = 0
+            while index < len(fields):  # one argument per field, or per chain of fields
+                end = index + 1
+                while end < len(fields) and fields[end].span.start in chained:
+                    end += 1
+                chain = next(arguments)
+                group: list[ast.expr] = []
+                for _ in range(end - index - 1):
+                    assert isinstance(chain, ast.Call)
+                    group.append(chain.args[0])
+                    chain = chain.func
+                group.append(chain)
+                exprs.extend(reversed(group))
+                index = end
+            pairs = zip(fields, exprs)
         saved_path, saved_enclosing = self._path, self._enclosing
         try:
-            for field, expr in zip(fields, exprs):
-                self.check_expression(tag, field, expr)
+            for field, expr in pairs:
+                text = field.expr
+                if (
+                    isinstance(expr, ast.GeneratorExp)
+                    or "await" in text or "yield" in text or "async" in text
+                ):
+                    self.check_expression(tag, field, expr)
                 if field.nested:
                     self._path, self._enclosing = [], field
                     expr = cast(ast.expr, self.replace_in(expr, field.nested))

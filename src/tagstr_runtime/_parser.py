@@ -107,6 +107,10 @@ _BODY_CHUNK = {
 }
 
 _TOP, _FIELD, _LINE = 0, 1, 2
+#: builds a model record from a tuple of its fields: half the cost of calling the
+#: ``NamedTuple`` class (its ``__new__`` is a Python function), for the ~15 records
+#: a tag string makes
+_new = tuple.__new__
 _CLOSER = {"(": ")", "[": "]", "{": "}"}
 
 
@@ -519,14 +523,14 @@ class _Lexer:
             end, parts = self.body(body, quote, True, True, [], start)
         finally:
             self.in_tag -= 1
-        return TagString(
+        return _new(TagString, (
             s[start:quote_pos],
-            Span(start, quote_pos),
-            Span(start, end),
+            _new(Span, (start, quote_pos)),
+            _new(Span, (start, end)),
             quote,
-            Span(body, end - len(quote)),
+            _new(Span, (body, end - len(quote))),
             tuple(parts),
-        )
+        ))
 
     def body(
         self, pos: int, quote: str, raw: bool, is_tag: bool, found: list[TagString], start: int
@@ -628,7 +632,7 @@ class _Lexer:
             self.fail(E.BAD_ESCAPE.format(f"(unicode error) {exc}"), where, until)
         if before_field and raw.endswith("\\N") and _NAMED_ESCAPE_END.search(raw):  # endswith: cheap
             self.warn_named_escape(end)
-        parts.append(Literal(raw, cooked, Span(lit_start, end)))
+        parts.append(_new(Literal, (raw, cooked, _new(Span, (lit_start, end)))))
 
     def warn_named_escape(self, brace: int) -> None:
         """``\\N`` right before the field opened at ``brace``: SPEC 2's warning."""
@@ -708,7 +712,7 @@ class _Lexer:
             conv = m.group()
             if conv not in ("s", "r", "a"):
                 self.fail_field(is_tag, E.INVALID_CONVERSION.format(conv), m.start(), m.end())
-            conv_span = Span(m.start(), m.end())
+            conv_span = _new(Span, m.span())
             pos = _match_end(_SPACE, s, m.end())
             term = s[pos] if pos < self.n else ""
             if term not in (":", "}"):
@@ -719,21 +723,21 @@ class _Lexer:
             spec_start = pos + 1
             pos, spec_parts = self.spec(spec_start, quote, is_tag, found if not is_tag else nested, brace)
             spec = tuple(spec_parts)
-            spec_span = Span(spec_start, pos)
+            spec_span = _new(Span, (spec_start, pos))
             term = "}"
         if term != "}":
             self.fail_field(is_tag, E.EXPECTING_FIELD_END, pos)
-        return Field(
+        return _new(Field, (
             expr,
-            Span(first, last_end),
-            Span(brace, pos + 1),
+            _new(Span, (first, last_end)),
+            _new(Span, (brace, pos + 1)),
             debug,
             conv,
             conv_span,
             spec,
             spec_span,
             tuple(nested) if is_tag else (),
-        )
+        ))
 
     def without_comments(self, start: int, end: int, comments: list[Span]) -> str:
         """``s[start:end]`` without its comments: CPython's debug text for ``{expr=}``."""
@@ -769,7 +773,7 @@ class _Lexer:
             if c == "{" or c == "}":
                 if pos > seg:
                     text = s[seg:pos]
-                    parts.append(Literal(text, text, Span(seg, pos)))
+                    parts.append(_new(Literal, (text, text, _new(Span, (seg, pos)))))
                 if c == "}":
                     return pos, parts
                 if is_tag and _NAMED_ESCAPE_END.search(s, seg, pos):
