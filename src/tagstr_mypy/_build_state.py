@@ -73,6 +73,8 @@ class BuildState:
         self.lambda_formals.clear()
         self.signatures.clear()
         self.hooks.clear()
+        if self.call_errors is not None:
+            self.call_errors[2].index()  # positions only: no tree of an older parse held
 
 
 def remember(cache: dict[K, V], key: K, value: V) -> None:

@@ -25,7 +25,7 @@ parser found the tag strings and its generator asks this emitter what to write.
 from __future__ import annotations
 
 import ast
-from typing import NamedTuple, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 from tagstr_runtime.frontend import (
     CHECKER_MODULE,
@@ -58,7 +58,9 @@ class CheckerEmitter(Emitter):
     def __init__(self) -> None:
         self.specs: list[ast.JoinedStr] = []  # generated format specs (f-strings)
         self.hooks: list[ast.Name] = []  # each tag string's __tagstr_call__
-        self.lambdas: list[tuple[ast.Lambda, str]] = []  # each interpolation's, with its text
+        #: each interpolation's source text by its lambda's (line, column): byte columns
+        #: (``checker_tree`` converts them with the tree's)
+        self.expressions: dict[tuple[int, int], str] = {}
         self.spec_of: dict[int, ast.JoinedStr] = {}  # id(lambda) -> its spec with fields
         self._specs_seen = 0  # len(specs) at the last call: the parts of a call come right before it
 
@@ -67,7 +69,7 @@ class CheckerEmitter(Emitter):
 
     def interpolation(self, field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.expr:
         lam = located(ast.Lambda(_NO_ARGUMENTS, value), at)  # Emitter.thunk
-        self.lambdas.append((lam, field.expr))
+        self.expressions[at[0], at[1]] = field.expr
         if isinstance(spec, ast.JoinedStr):  # a constant spec or none: nothing to check
             self.specs.append(spec)
             self.spec_of[id(lam)] = spec
@@ -122,7 +124,7 @@ def _in_annotation(site: TagCall) -> bool:
     type: the f-string twin's error, not one about the hook's name, is right."""
     start = site.at[:2]
     for node in site.path:
-        if isinstance(node, _ANNOTATED):
+        if type(node) in _ANNOTATED_TYPES:  # one lookup per node (no subclasses of ast's)
             part = node.returns if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else node.annotation
             if part is not None and _within(start, part):
                 return True
@@ -131,6 +133,7 @@ def _in_annotation(site: TagCall) -> bool:
 
 #: the nodes with an annotation (``arg``, ``AnnAssign``) or a return annotation
 _ANNOTATED = (ast.arg, ast.AnnAssign, ast.FunctionDef, ast.AsyncFunctionDef)
+_ANNOTATED_TYPES = frozenset(_ANNOTATED)
 
 
 def _is_base(site: TagCall) -> bool:
@@ -196,10 +199,11 @@ def checker_tree(
     tree = desugaring.tree
     assert isinstance(tree, ast.Module)
     _fields_at_their_expressions([tree] if desugaring.result.fstrings else emitter.specs)
+    expressions = emitter.expressions
     if char_columns and not text.isascii():
-        _to_char_columns(tree, desugaring.source)
+        convert = _to_char_columns(tree, desugaring.source)
+        expressions = {(line, convert(line, col)): text for (line, col), text in expressions.items()}
     _out_of_reach(emitter.hooks)
-    expressions = {(lam.lineno, lam.col_offset): text for lam, text in emitter.lambdas}
     return CheckerTree(tree, desugaring, expressions)
 
 
@@ -226,11 +230,17 @@ def _fields_at_their_expressions(roots: Sequence[ast.AST]) -> None:
                 ast.copy_location(node, node.value)
 
 
-def _to_char_columns(tree: ast.Module, source: SourceText) -> None:
-    """Byte columns (``ast``) to character columns, on lines with non-ASCII text."""
+def _to_char_columns(tree: ast.Module, source: SourceText) -> Callable[[int, int], int]:
+    """Byte columns (``ast``) to character columns, on lines with non-ASCII text;
+    returns the conversion (line, byte column) -> character column."""
     cache: dict[tuple[int, int], int] = {}
+    ascii_lines = {
+        line for line in range(1, source.line_count + 1) if source.line_text(line).isascii()
+    }
 
     def convert(line: int, col_byte: int) -> int:
+        if line in ascii_lines:
+            return col_byte
         key = (line, col_byte)
         found = cache.get(key)
         if found is None:
@@ -241,9 +251,6 @@ def _to_char_columns(tree: ast.Module, source: SourceText) -> None:
             cache[key] = found
         return found
 
-    ascii_lines = {
-        line for line in range(1, source.line_count + 1) if source.line_text(line).isascii()
-    }
     for node in ast.walk(tree):
         if "col_offset" not in node._attributes:
             continue
@@ -253,3 +260,4 @@ def _to_char_columns(tree: ast.Module, source: SourceText) -> None:
         end = getattr(node, "end_lineno", None)
         if end is not None and end not in ascii_lines and node.end_col_offset is not None:  # type: ignore[attr-defined]
             node.end_col_offset = convert(end, node.end_col_offset)  # type: ignore[attr-defined]
+    return convert
