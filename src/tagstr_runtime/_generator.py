@@ -99,10 +99,18 @@ class Generator:
             body = node.body[0]
             if keys[lo] >= (body.lineno, body.col_offset):
                 fields = _BODY_ONLY  # a signature costs a visit of each parameter
+        first_line, first_col = keys[lo]
         for field in fields:
             value = getattr(node, field, None)
             if isinstance(value, list):
                 for index, child in enumerate(value):
+                    # what ends before the first tag string left holds none: skipped
+                    # without a call (most statements of a module, most arguments)
+                    end_line = getattr(child, "end_lineno", None)
+                    if end_line is not None and (
+                        end_line < first_line or (end_line == first_line and child.end_col_offset <= first_col)
+                    ):
+                        continue
                     if isinstance(child, ast.AST):
                         new = self._visit_child(child, tags, keys, lo, hi)
                         if new is not None:
