@@ -25,6 +25,7 @@ parser found the tag strings and its generator asks this emitter what to write.
 from __future__ import annotations
 
 import ast
+from bisect import bisect_left
 from typing import Callable, NamedTuple, Sequence
 
 from tagstr_runtime.frontend import (
@@ -134,6 +135,7 @@ def _in_annotation(site: TagCall) -> bool:
 #: the nodes with an annotation (``arg``, ``AnnAssign``) or a return annotation
 _ANNOTATED = (ast.arg, ast.AnnAssign, ast.FunctionDef, ast.AsyncFunctionDef)
 _ANNOTATED_TYPES = frozenset(_ANNOTATED)
+_DECORATED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 def _is_base(site: TagCall) -> bool:
@@ -232,14 +234,17 @@ def _fields_at_their_expressions(roots: Sequence[ast.AST]) -> None:
 
 def _to_char_columns(tree: ast.Module, source: SourceText) -> Callable[[int, int], int]:
     """Byte columns (``ast``) to character columns, on lines with non-ASCII text;
-    returns the conversion (line, byte column) -> character column."""
+    returns the conversion (line, byte column) -> character column.
+
+    Only statements that reach such a line are walked (a statement's lines hold
+    all of it, a decorated one's from its first decorator on): one accented
+    letter in a docstring must not cost a walk of the whole tree."""
     cache: dict[tuple[int, int], int] = {}
-    ascii_lines = {
-        line for line in range(1, source.line_count + 1) if source.line_text(line).isascii()
-    }
+    non_ascii = source.non_ascii_lines()
+    lines = sorted(non_ascii)
 
     def convert(line: int, col_byte: int) -> int:
-        if line in ascii_lines:
+        if line not in non_ascii:
             return col_byte
         key = (line, col_byte)
         found = cache.get(key)
@@ -251,13 +256,28 @@ def _to_char_columns(tree: ast.Module, source: SourceText) -> Callable[[int, int
             cache[key] = found
         return found
 
-    for node in ast.walk(tree):
-        if "col_offset" not in node._attributes:
-            continue
-        lineno = node.lineno  # type: ignore[attr-defined]
-        if lineno not in ascii_lines:
-            node.col_offset = convert(lineno, node.col_offset)  # type: ignore[attr-defined]
-        end = getattr(node, "end_lineno", None)
-        if end is not None and end not in ascii_lines and node.end_col_offset is not None:  # type: ignore[attr-defined]
-            node.end_col_offset = convert(end, node.end_col_offset)  # type: ignore[attr-defined]
+    def reaches(stmt: ast.stmt) -> bool:
+        first = stmt.lineno
+        if isinstance(stmt, _DECORATED) and stmt.decorator_list:
+            first = min(first, stmt.decorator_list[0].lineno)
+        index = bisect_left(lines, first)
+        return index < len(lines) and lines[index] <= (stmt.end_lineno or stmt.lineno)
+
+    todo: list[ast.AST] = [tree]
+    while todo:
+        node = todo.pop()
+        if "col_offset" in node._attributes:
+            lineno = node.lineno  # type: ignore[attr-defined]
+            if lineno in non_ascii:
+                node.col_offset = convert(lineno, node.col_offset)  # type: ignore[attr-defined]
+            end = getattr(node, "end_lineno", None)
+            if end is not None and end in non_ascii and node.end_col_offset is not None:  # type: ignore[attr-defined]
+                node.end_col_offset = convert(end, node.end_col_offset)  # type: ignore[attr-defined]
+        for _, value in ast.iter_fields(node):
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, ast.AST) and (not isinstance(item, ast.stmt) or reaches(item)):
+                        todo.append(item)
+            elif isinstance(value, ast.AST):
+                todo.append(value)
     return convert

@@ -32,6 +32,8 @@ from tagstr_runtime.analysis.sites import Site
 __all__ = ["Generator"]
 
 _CONVERSIONS = {None: -1, "s": ord("s"), "r": ord("r"), "a": ord("a")}
+#: a ``TagCall`` from a tuple of its fields (the class's ``__new__`` is a Python function)
+_new = tuple.__new__
 
 
 #: The fields that hold an annotation (``AnnAssign``, ``arg``, a def's return).
@@ -60,6 +62,8 @@ class Generator:
         self._positions: dict[Span, Position] = {}
         #: uncached, for the runs of literal text: each is asked for once
         self._between = source.span_col_byte
+        self._ascii = source.ascii
+        self._non_ascii = source.non_ascii_lines
         self._path: list[ast.AST] = []
         self._enclosing: Field | None = None
         #: annotations are stored as text (PEP 563) and the emitter wants them so
@@ -70,7 +74,7 @@ class Generator:
         self.sites: list[Site] = []
 
     def position(self, span: Span) -> Position:
-        """Cached: a tag string's span is asked for three times, a field's twice."""
+        """Cached: a format spec asks for its parts' positions more than once."""
         found = self._positions.get(span)
         if found is None:
             found = self._positions[span] = self._between(span.start, span.end)
@@ -82,15 +86,19 @@ class Generator:
         """``node`` with the placeholders of ``tags`` (outermost, in order) replaced."""
         if not tags:
             return node
-        keys = [self.position(tag.span)[:2] for tag in tags]
-        if isinstance(node, ast.Call) and (node.lineno, node.col_offset) == keys[0]:
-            if self.is_placeholder(node, tags[0]) and len(tags) == 1:
-                return self.replacement(node, tags[0])
+        # each tag string's position (the generator asks for it three times): sorted, so
+        # bisected with a (line, column) pair as a list of those pairs would be
+        between = self._between
+        keys = [between(start, end) for start, end in [tag.span for tag in tags]]
+        first = keys[0]
+        if isinstance(node, ast.Call) and node.lineno == first[0] and node.col_offset == first[1]:
+            if len(tags) == 1 and self.is_placeholder(node, tags[0], first):
+                return self.replacement(node, tags[0], first)
         self._walk(node, tags, keys, 0, len(tags))
         return node
 
     def _walk(
-        self, node: ast.AST, tags: tuple[TagString, ...], keys: list[tuple[int, int]], lo: int, hi: int
+        self, node: ast.AST, tags: tuple[TagString, ...], keys: list[Position], lo: int, hi: int
     ) -> None:
         """Visit the children of ``node``, on the ``path``."""
         self._path.append(node)
@@ -99,7 +107,7 @@ class Generator:
             body = node.body[0]
             if keys[lo] >= (body.lineno, body.col_offset):
                 fields = _BODY_ONLY  # a signature costs a visit of each parameter
-        first_line, first_col = keys[lo]
+        first_line, first_col = keys[lo][:2]
         for field in fields:
             value = getattr(node, field, None)
             if isinstance(value, list):
@@ -129,7 +137,7 @@ class Generator:
         self._path.pop()
 
     def _visit_child(
-        self, child: ast.AST, tags: tuple[TagString, ...], keys: list[tuple[int, int]], lo: int, hi: int
+        self, child: ast.AST, tags: tuple[TagString, ...], keys: list[Position], lo: int, hi: int
     ) -> ast.AST | None:
         if "col_offset" not in child._attributes:
             # arguments, comprehension, withitem, match_case, operators, TypeIgnore...
@@ -146,16 +154,17 @@ class Generator:
             return None
         if (
             last - first == 1
-            and keys[first] == start
+            and keys[first][:2] == start
             and isinstance(child, ast.Call)
-            and self.is_placeholder(child, tags[first])
+            and self.is_placeholder(child, tags[first], keys[first])
         ):
-            return self.replacement(child, tags[first])
+            return self.replacement(child, tags[first], keys[first])
         self._walk(child, tags, keys, first, last)
         return None
 
-    def is_placeholder(self, node: ast.Call, tag: TagString) -> bool:
-        _, _, end_line, end_col = self.position(tag.span)
+    def is_placeholder(self, node: ast.Call, tag: TagString, at: Position) -> bool:
+        """``node`` is ``tag``'s placeholder call (``at``: the tag string's position)."""
+        _, _, end_line, end_col = at
         return (
             isinstance(node.func, ast.Name)
             and node.func.id == tag.name  # CPython's tree holds the NFKC form
@@ -165,10 +174,10 @@ class Generator:
 
     # generation --------------------------------------------------------------
 
-    def replacement(self, node: ast.Call, tag: TagString) -> ast.expr:
+    def replacement(self, node: ast.Call, tag: TagString, at: Position) -> ast.expr:
         if not self._in_annotation or self._enclosing is not None:  # nested: its outermost decides
-            return self.generate(node, tag)
-        return self.as_text(tag) if self._stored_as_text else self.deferred(node, tag)
+            return self.generate(node, tag, at)
+        return self.as_text(tag) if self._stored_as_text else self.deferred(node, tag, at)
 
     def as_text(self, tag: TagString) -> ast.expr:
         """A tag string in an annotation that is only ever stored as text (PEP 563).
@@ -184,7 +193,7 @@ class Generator:
         text = self.source.text[tag.span.start : tag.span.end]
         return located(ast.Name(text, ast.Load()), self.position(tag.span))
 
-    def deferred(self, node: ast.Call, tag: TagString) -> ast.expr:
+    def deferred(self, node: ast.Call, tag: TagString, at: Position) -> ast.expr:
         """A tag string in an annotation evaluated on demand (3.14+): its call for its value,
         its source text when ``annotationlib`` asks for the STRING format.
 
@@ -198,7 +207,6 @@ class Generator:
         call, as without the test (the tag's name looked up first, at the
         same place: an unbound tag is the same ``NameError``).
         """
-        at = self.position(tag.span)
         name_at = self.position(tag.tag_span)
 
         def same(name: str, where: Position) -> ast.expr:
@@ -206,11 +214,12 @@ class Generator:
                                        [located(ast.Name(name, ast.Load()), where)]), where)
 
         test = located(ast.BoolOp(ast.And(), [same(tag.name, name_at), same("__name__", at)]), at)
-        value = self.generate(node, tag)
+        value = self.generate(node, tag, at)
         text = located(ast.Name(self.source.text[tag.span.start : tag.span.end], ast.Load()), at)
         return located(ast.IfExp(test, value, text), at)
 
-    def generate(self, node: ast.Call, tag: TagString) -> ast.expr:
+    def generate(self, node: ast.Call, tag: TagString, at: Position) -> ast.expr:
+        """The tag string's call, through the emitter (``at``: the tag string's position)."""
         self.replaced += 1
         path, enclosing = tuple(self._path), self._enclosing
         sites = self.sites
@@ -218,6 +227,12 @@ class Generator:
         values = self.field_values(node, tag)
         emitter = self.emitter
         between = self._between
+        line = at[0]
+        # a tag string on one line of ASCII text: its parts' columns are offsets from
+        # the line's start, no lookup needed (the common case)
+        line_start = (
+            tag.span.start - at[1] if at[2] == line and (self._ascii or line not in self._non_ascii()) else -1
+        )
         args: list[ast.expr] = []
         # a run of literal text: one Decoded (a debug field's text joins the literal before it);
         # the site builds its own Run from the same parts when a consumer asks (analysis.sites)
@@ -239,28 +254,35 @@ class Generator:
                 cooked.append(part.debug)
                 run_end = part.span.start + 1 + len(part.debug)
             if raw:
-                args.append(emitter.decoded("".join(cooked), "".join(raw), between(run_start, run_end)))
+                where = (
+                    (line, run_start - line_start, line, run_end - line_start) if line_start >= 0
+                    else between(run_start, run_end)
+                )
+                args.append(emitter.decoded("".join(cooked), "".join(raw), where))
                 raw.clear()
                 cooked.clear()
-            span = part.span
-            at = between(span.start, span.end)  # asked for once: not cached
+            start, end = part.span
+            where = (line, start - line_start, line, end - line_start) if line_start >= 0 else between(start, end)
             if part.spec is None:
-                spec = located(ast.Constant(None), at)
+                spec = located(ast.Constant(None), where)
             else:
                 spec = self.spec(part, values)
-            args.append(emitter.interpolation(part, values[span.start], spec, at))
+            args.append(emitter.interpolation(part, values[start], spec, where))
         if raw:
-            args.append(emitter.decoded("".join(cooked), "".join(raw), between(run_start, run_end)))
+            where = (
+                (line, run_start - line_start, line, run_end - line_start) if line_start >= 0
+                else between(run_start, run_end)
+            )
+            args.append(emitter.decoded("".join(cooked), "".join(raw), where))
         func = node.func
         assert isinstance(func, ast.Name)
-        at = self.position(tag.span)
         site = Site(tag, func, values, at, self.source, path, enclosing)
         if len(sites) > mark:
             for inner in sites[mark:]:  # the tag strings nested in its fields (and deeper)
                 if inner.parent is None:
                     inner.parent = site
         sites.append(site)
-        site.call = call = emitter.call(TagCall(tag, func, args, at, path, enclosing))
+        site.call = call = emitter.call(_new(TagCall, (tag, func, args, at, path, enclosing)))
         return call
 
     def field_values(self, node: ast.Call, tag: TagString) -> dict[int, ast.expr]:
