@@ -65,6 +65,8 @@ class Generator:
         self._ascii = source.ascii
         self._non_ascii = source.non_ascii_lines
         self._path: list[ast.AST] = []
+        #: set by ``_visit_child``: the first tag string (index) that starts after the child
+        self._after = 0
         self._enclosing: Field | None = None
         #: annotations are stored as text (PEP 563) and the emitter wants them so
         self._text_annotations = emitter.annotations_as_text and (future_annotations or _DEFERRED_ANNOTATIONS)
@@ -107,22 +109,28 @@ class Generator:
             body = node.body[0]
             if keys[lo] >= (body.lineno, body.col_offset):
                 fields = _BODY_ONLY  # a signature costs a visit of each parameter
-        first_line, first_col = keys[lo][:2]
         for field in fields:
             value = getattr(node, field, None)
             if isinstance(value, list):
+                # Statements come in source order: the tag strings left for those after
+                # one start after its end (``cur``).  An item that ends before the next
+                # tag string left holds none: skipped without a call (most statements of
+                # a module, most arguments).
+                cur = lo
                 for index, child in enumerate(value):
-                    # what ends before the first tag string left holds none: skipped
-                    # without a call (most statements of a module, most arguments)
+                    if cur == hi:
+                        break
                     end_line = getattr(child, "end_lineno", None)
-                    if end_line is not None and (
-                        end_line < first_line or (end_line == first_line and child.end_col_offset <= first_col)
-                    ):
-                        continue
+                    if end_line is not None:
+                        key = keys[cur]
+                        if end_line < key[0] or (end_line == key[0] and child.end_col_offset <= key[1]):
+                            continue
                     if isinstance(child, ast.AST):
-                        new = self._visit_child(child, tags, keys, lo, hi)
+                        new = self._visit_child(child, tags, keys, cur, hi)
                         if new is not None:
                             value[index] = new
+                        if isinstance(child, ast.stmt):
+                            cur = self._after
             elif isinstance(value, ast.AST):
                 if self._text_annotations and field in _ANNOTATIONS and not self._in_annotation:
                     self._in_annotation = True
@@ -148,19 +156,26 @@ class Generator:
         if isinstance(child, _DECORATED) and child.decorator_list:
             decorator = child.decorator_list[0]  # the position starts after the decorators
             start = min(start, (decorator.lineno, decorator.col_offset))
-        first = bisect_left(keys, start, lo, hi)
-        last = bisect_left(keys, (child.end_lineno, child.end_col_offset), first, hi)  # type: ignore[attr-defined]
-        if first == last:
+        # the tag strings in [first, last) start inside the child; nearly always the
+        # first one left, and at most one: tried before bisecting
+        first = lo if keys[lo] >= start else bisect_left(keys, start, lo + 1, hi)
+        end = (child.end_lineno, child.end_col_offset)  # type: ignore[attr-defined]
+        if first == hi or keys[first] >= end:
+            self._after = first
             return None
+        last = first + 1 if first + 1 == hi or keys[first + 1] >= end else bisect_left(keys, end, first + 2, hi)
+        new: ast.AST | None = None
         if (
             last - first == 1
             and keys[first][:2] == start
             and isinstance(child, ast.Call)
             and self.is_placeholder(child, tags[first], keys[first])
         ):
-            return self.replacement(child, tags[first], keys[first])
-        self._walk(child, tags, keys, first, last)
-        return None
+            new = self.replacement(child, tags[first], keys[first])
+        else:
+            self._walk(child, tags, keys, first, last)
+        self._after = last  # (after the walk: the visits inside set it too)
+        return new
 
     def is_placeholder(self, node: ast.Call, tag: TagString, at: Position) -> bool:
         """``node`` is ``tag``'s placeholder call (``at``: the tag string's position)."""
@@ -314,21 +329,21 @@ class Generator:
                 exprs.extend(reversed(group))
                 index = end
             pairs = zip(fields, exprs)
-        saved_path, saved_enclosing = self._path, self._enclosing
-        try:
-            for field, expr in pairs:
-                text = field.expr
-                if (
-                    isinstance(expr, ast.GeneratorExp)
-                    or "await" in text or "yield" in text or "async" in text
-                ):
-                    self.check_expression(tag, field, expr)
-                if field.nested:
-                    self._path, self._enclosing = [], field
+        for field, expr in pairs:
+            text = field.expr
+            if (
+                isinstance(expr, ast.GeneratorExp)
+                or "await" in text or "yield" in text or "async" in text
+            ):
+                self.check_expression(tag, field, expr)
+            if field.nested:
+                saved_path, saved_enclosing = self._path, self._enclosing
+                self._path, self._enclosing = [], field
+                try:
                     expr = cast(ast.expr, self.replace_in(expr, field.nested))
-                values[field.span.start] = expr
-        finally:
-            self._path, self._enclosing = saved_path, saved_enclosing
+                finally:
+                    self._path, self._enclosing = saved_path, saved_enclosing
+            values[field.span.start] = expr
         return values
 
     def spec(self, field: Field, values: dict[int, ast.expr]) -> ast.expr:
