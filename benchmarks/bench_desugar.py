@@ -47,6 +47,7 @@ import sysconfig
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 REPO = Path(__file__).resolve().parents[1]
 HERE = Path(__file__).resolve().parent
@@ -65,7 +66,7 @@ def stdlib_files() -> list[Path]:
             continue
         try:
             compile(path.read_text(encoding="utf-8"), str(path), "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
-        except (SyntaxError, UnicodeDecodeError, ValueError):
+        except (SyntaxError, ValueError):  # (UnicodeDecodeError is a ValueError)
             continue
         files.append(path)
     return files
@@ -90,7 +91,7 @@ def write_corpora(folder: Path) -> dict[str, list[str]]:
 # -- worker: runs in a fresh interpreter with the variant's src first on sys.path -------
 
 
-def _desugar_function(emitter: str):  # type: ignore[no-untyped-def]
+def _desugar_function(emitter: str) -> Callable[[str, str], object]:
     version = sys.version_info[:2]
     if emitter == "runtime":
         from tagstr_runtime.frontend import Desugaring
@@ -102,50 +103,60 @@ def _desugar_function(emitter: str):  # type: ignore[no-untyped-def]
         return lambda text, name: checker_tree(text, name, version, char_columns=True)
     if emitter == "lint":
         from tagstr_flake8._analysis import LintEmitter
-        from tagstr_runtime.frontend import Desugaring
+        from tagstr_runtime.frontend import Desugaring as LintDesugaring
 
-        return lambda text, name: Desugaring(text, name, emitter=LintEmitter(), emit_warnings=False)
+        return lambda text, name: LintDesugaring(text, name, emitter=LintEmitter(), emit_warnings=False)
     if emitter == "compile":  # the baseline: CPython's tree of the source as given
         return lambda text, name: compile(text, name, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
     raise SystemExit(f"unknown emitter {emitter!r}")
 
 
-def worker(files: list[str], emitter: str, repeats: int, load_only: bool) -> None:
+def worker(files: list[str], emitter: str, load_only: bool) -> None:
+    """Desugar ``files`` once (after a first desugaring of the first file: imports, caches)
+    and print the CPU seconds it took."""
     gc.disable()
     texts = [(Path(name).read_text(encoding="utf-8"), name) for name in files]
     desugar = _desugar_function(emitter)
-    desugar(*texts[0])  # imports, first-call caches
-    times = []
-    for _ in range(0 if load_only else repeats):
-        start = time.process_time()
+    desugar(*texts[0])
+    start = time.process_time()
+    if not load_only:
         for text, name in texts:
             desugar(text, name)
-        times.append(time.process_time() - start)
-    print(json.dumps(times))
+    print(time.process_time() - start)
 
 
 # -- driver ---------------------------------------------------------------------------
 
 
-def run_worker(src: Path, files_list: Path, emitter: str, repeats: int, callgrind: bool, load_only: bool) -> object:
+def _worker_command(files_list: Path, emitter: str, load_only: bool) -> tuple[list[str], dict[str, str]]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-    env["PYTHONPATH"] = str(src)
     env["TAGSTR_AUTOLOAD"] = "0"
-    command = [sys.executable, "-X", "frozen_modules=off", str(Path(__file__).resolve()), "--worker", str(files_list),
-               emitter, str(repeats), "1" if load_only else "0"]
-    if callgrind:
-        out = Path(tempfile.mkstemp(prefix="callgrind-")[1])
-        proc = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *command],
-                              env=env, capture_output=True, text=True)
-        out.unlink(missing_ok=True)
-        found = re.search(r"Collected : (\d+)", proc.stderr)
-        if proc.returncode or found is None:
-            raise SystemExit(f"worker failed:\n{proc.stdout}\n{proc.stderr[-2000:]}")
-        return int(found.group(1))
-    proc = subprocess.run(command, env=env, capture_output=True, text=True)
+    env["PYTHONHASHSEED"] = "0"  # dict and set layouts alike in every run: instruction counts repeat
+    command = [sys.executable, str(Path(__file__).resolve()), "--worker", str(files_list), emitter,
+               "1" if load_only else "0"]
+    return command, env
+
+
+def worker_seconds(src: Path, files_list: Path, emitter: str) -> float:
+    """CPU seconds of one desugaring of the corpus in a fresh interpreter with ``src`` first."""
+    command, env = _worker_command(files_list, emitter, False)
+    proc = subprocess.run(command, env={**env, "PYTHONPATH": str(src)}, capture_output=True, text=True)
     if proc.returncode:
         raise SystemExit(f"worker failed:\n{proc.stdout}\n{proc.stderr[-2000:]}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return float(proc.stdout.strip().splitlines()[-1])
+
+
+def worker_instructions(src: Path, files_list: Path, emitter: str, load_only: bool) -> int:
+    """Instructions (callgrind) of a worker that desugars the corpus once, or only loads it."""
+    command, env = _worker_command(files_list, emitter, load_only)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "callgrind.out"
+        proc = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *command],
+                              env={**env, "PYTHONPATH": str(src)}, capture_output=True, text=True)
+    found = re.search(r"Collected : (\d+)", proc.stderr)
+    if proc.returncode or found is None:
+        raise SystemExit(f"worker failed:\n{proc.stdout}\n{proc.stderr[-2000:]}")
+    return int(found.group(1))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -155,11 +166,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--instructions", action="store_true", help="count instructions with callgrind")
     parser.add_argument("--src", type=Path, action="append", help="a checkout's src/ (repeatable)")
-    parser.add_argument("--worker", nargs=4, help=argparse.SUPPRESS)
+    parser.add_argument("--worker", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        files_list, emitter, repeats, load_only = args.worker
-        worker(json.loads(Path(files_list).read_text()), emitter, int(repeats), load_only == "1")
+        files_list, emitter, load_only = args.worker
+        worker(json.loads(Path(files_list).read_text()), emitter, load_only == "1")
         return 0
     if args.instructions and shutil.which("valgrind") is None:
         raise SystemExit("--instructions needs valgrind")
@@ -179,19 +190,19 @@ def main(argv: list[str] | None = None) -> int:
             for emitter in [*emitters, *(["compile"] if corpus == "stdlib" else [])]:
                 if args.instructions:
                     for src in sources:
-                        base = run_worker(src, files_list, emitter, 1, True, True)
-                        full = run_worker(src, files_list, emitter, 1, True, False)
-                        count = int(full) - int(base)  # type: ignore[call-overload]
+                        count = (worker_instructions(src, files_list, emitter, False)
+                                 - worker_instructions(src, files_list, emitter, True))
                         row[f"{emitter}@{src}"] = count
                         print(f"  {emitter:8s} {count / 1e9:8.3f} G instructions   {src}")
                     continue
                 times: dict[Path, list[float]] = {src: [] for src in sources}
                 for repeat in range(args.repeats):  # the variants alternate, repeat by repeat
                     for src in sources if repeat % 2 == 0 else sources[::-1]:
-                        times[src].extend(run_worker(src, files_list, emitter, 1, False, False))  # type: ignore[arg-type]
+                        times[src].append(worker_seconds(src, files_list, emitter))
                 for src, found in times.items():
-                    row[f"{emitter}@{src}"] = {"min": round(min(found), 4), "median": round(statistics.median(found), 4)}
-                    print(f"  {emitter:8s} min {min(found):.4f}s median {statistics.median(found):.4f}s   {src}")
+                    low, middle = min(found), statistics.median(found)
+                    row[f"{emitter}@{src}"] = {"min": round(low, 4), "median": round(middle, 4)}
+                    print(f"  {emitter:8s} min {low:.4f}s median {middle:.4f}s   {src}")
             results[corpus] = row
     print("BENCH_JSON " + json.dumps(results, sort_keys=True))
     return 0

@@ -225,7 +225,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compare-src", type=Path, default=None,
                         help="another checkout's src/: its plugin is timed beside this one's, in the same runs")
     args = parser.parse_args(argv)
-    other: list[tuple[str, Path]] = [] if args.compare_src is None else [("plugin_compare_src", args.compare_src.resolve())]
+    other: list[tuple[str, Path]] = (
+        [] if args.compare_src is None else [("plugin_compare_src", args.compare_src.resolve())]
+    )
     repeats = args.repeats or (2 if args.quick else 5)
     only = set(args.only.split(","))
     results: dict[str, object] = {"python": sys.version.split()[0]}

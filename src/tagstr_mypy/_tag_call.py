@@ -88,7 +88,7 @@ def tag_call_callback(state: BuildState, ctx: FunctionContext) -> Type:
     # (mypy calls this hook once per overload it tries, after one signature hook)
     own = id(call) in errors.signed
     failed = errors.failed(api, call) if own else None
-    pairs = [  # the tag's arguments: not the format specs (``_fields.is_spec``, inlined)
+    pairs: list[tuple[Expression, Type]] = [  # the tag's arguments: not the format specs (``_fields.is_spec``)
         (arg, typ) for arg, typ in zip(call.args[1:], flat_types(ctx)[1:])
         if isinstance(arg, LambdaExpr) or (isinstance(arg, NameExpr) and arg.name == DECODED_NAME)
     ]

@@ -126,6 +126,7 @@ def _in_annotation(site: TagCall) -> bool:
     start = site.at[:2]
     for node in site.path:
         if type(node) in _ANNOTATED_TYPES:  # one lookup per node (no subclasses of ast's)
+            assert isinstance(node, _ANNOTATED)
             part = node.returns if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else node.annotation
             if part is not None and _within(start, part):
                 return True

@@ -278,10 +278,7 @@ class Generator:
                 cooked.clear()
             start, end = part.span
             where = (line, start - line_start, line, end - line_start) if line_start >= 0 else between(start, end)
-            if part.spec is None:
-                spec = located(ast.Constant(None), where)
-            else:
-                spec = self.spec(part, values)
+            spec = located(ast.Constant(None), where) if part.spec is None else self.spec(part, values)
             args.append(emitter.interpolation(part, values[start], spec, where))
         if raw:
             where = (
