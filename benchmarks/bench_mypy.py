@@ -162,11 +162,14 @@ def fetch_codebase(work: Path) -> tuple[Path, str]:
     return target, wheel.name
 
 
-def mypy_time(cwd: Path, args: list[str], plugin: bool, work: Path) -> float:
+def mypy_time(cwd: Path, args: list[str], plugin: bool | Path, work: Path) -> float:
+    """CPU seconds of one cold ``mypy`` run; ``plugin``: with the plugin (a path: that
+    checkout's ``src/`` instead of this one's)."""
     config = work / ("with.ini" if plugin else "without.ini")
     config.write_text("[mypy]\n" + ("plugins = tagstr_mypy\n" if plugin else ""), encoding="utf-8")
     cache = Path(tempfile.mkdtemp(dir=work, prefix="cache-"))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])}
+    src = plugin if isinstance(plugin, Path) else SRC
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")])}
     env.pop("MYPYPATH", None)
     # as users run it: modules load from their bytecode caches (the first run writes them)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -186,7 +189,9 @@ def mypy_time(cwd: Path, args: list[str], plugin: bool, work: Path) -> float:
     return elapsed
 
 
-def compare(name: str, runs: list[tuple[str, Path, list[str], bool]], repeats: int, work: Path) -> dict[str, object]:
+def compare(
+    name: str, runs: list[tuple[str, Path, list[str], bool | Path]], repeats: int, work: Path
+) -> dict[str, object]:
     times: dict[str, list[float]] = {label: [] for label, *_ in runs}
     for repeat in range(repeats):
         order = runs if repeat % 2 == 0 else runs[::-1]
@@ -197,6 +202,11 @@ def compare(name: str, runs: list[tuple[str, Path, list[str], bool]], repeats: i
         f"{label}_s": {"min": round(min(ts), 3), "median": round(statistics.median(ts), 3)}
         for label, ts in times.items()
     }
+    for label, ts in times.items():
+        if label not in (base, variant):
+            result[f"{label}_ratio_median"] = round(statistics.median(ts) / statistics.median(times[base]), 3)
+            print(f"{name}: {label} min {min(ts):.2f}s median {statistics.median(ts):.2f}s | "
+                  f"ratio median {result[f'{label}_ratio_median']}")
     result["ratio_min"] = round(min(times[variant]) / min(times[base]), 3)
     result["ratio_median"] = round(statistics.median(times[variant]) / statistics.median(times[base]), 3)
     print(f"{name}: {base} min {min(times[base]):.2f}s median {statistics.median(times[base]):.2f}s | "
@@ -212,7 +222,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--codebase", type=Path, help="a package directory to check instead of rich")
     parser.add_argument("--only", default="a,b,c,d,e")
     parser.add_argument("--lines", type=int, default=None, help="size of (c)'s module (default 9000)")
+    parser.add_argument("--compare-src", type=Path, default=None,
+                        help="another checkout's src/: its plugin is timed beside this one's, in the same runs")
     args = parser.parse_args(argv)
+    other: list[tuple[str, Path]] = (
+        [] if args.compare_src is None else [("plugin_compare_src", args.compare_src.resolve())]
+    )
     repeats = args.repeats or (2 if args.quick else 5)
     only = set(args.only.split(","))
     results: dict[str, object] = {"python": sys.version.split()[0]}
@@ -232,7 +247,8 @@ def main(argv: list[str] | None = None) -> int:
             target = ["-p", package_dir.name]
             results["a"] = {"codebase": label, "lines": lines, **compare(
                 "(a) no tag strings",
-                [("stock", package_dir.parent, target, False), ("plugin", package_dir.parent, target, True)],
+                [("stock", package_dir.parent, target, False), ("plugin", package_dir.parent, target, True),
+                 *[(label, package_dir.parent, target, src) for label, src in other]],
                 repeats, work,
             )}
             results["a_codebase_ratio"] = results["a"]["ratio_min"]  # type: ignore[index]
@@ -260,6 +276,7 @@ def main(argv: list[str] | None = None) -> int:
                 "(c) tag strings vs f-string twin",
                 [("stock_on_fstring_twin", folder, [*flags, twin.name], False),
                  ("plugin_on_tag_strings", folder, [*flags, tagged.name], True),
+                 *[(label, folder, [*flags, tagged.name], src) for label, src in other],
                  ("stock_on_hand_desugared", folder, [*flags, "desugared.py"], False)],
                 repeats, work,
             )}
@@ -281,7 +298,8 @@ def main(argv: list[str] | None = None) -> int:
             results[key] = {"lines": lines, **compare(
                 f"({key}) dense tag strings vs f-string twin",
                 [("stock_on_fstring_twin", folder, ["--strict", twin.name], False),
-                 ("plugin_on_tag_strings", folder, ["--strict", tagged.name], True)],
+                 ("plugin_on_tag_strings", folder, ["--strict", tagged.name], True),
+                 *[(label, folder, ["--strict", tagged.name], src) for label, src in other]],
                 repeats, work,
             )}
             ratio = "d_dense_ratio" if key == "d" else "e_dense_large_ratio"

@@ -46,6 +46,7 @@ def swap(state: BuildState, file: MypyFile, options: Options) -> bool:
         # file: dmypy keeps one while a blocking error stops an update)
         return False
     del state.pending[file.path]
+    state.retire(pending, file.defs)  # the placeholder's statements are replaced
     adopt(file, _parse_hook.convert(pending, file.path, options), options)
     return True
 

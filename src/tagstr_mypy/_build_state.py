@@ -51,6 +51,19 @@ class BuildState:
         self.hooks: dict[tuple[str, str], object] = {}
         # the build's error watcher (_call_errors.py): its Errors, the watcher, its owner
         self.call_errors: tuple[Errors, ErrorWatcher, CallErrors] | None = None
+        # set for a build that ends in mypy's fast exit (``retire``)
+        self.keep_until_exit = False
+        self.retired: list[object] = []
+
+    def retire(self, *done: object) -> None:
+        """What a parse built and mypy no longer needs (a desugaring, the trees a swap
+        replaces): freed by the caller dropping it, or never, when the build ends in
+        mypy's fast exit (the command line: ``os._exit`` frees nothing).  Freeing a
+        large module's desugared tree takes about as long as converting it; mypy keeps
+        its own results alive to that exit for the same reason.  A daemon or a host
+        running ``mypy.api`` (no fast exit) frees as it goes."""
+        if self.keep_until_exit:
+            self.retired.extend(done)
 
     def forget(self) -> None:
         """No verdict outlives the definitions it was made from, nor keeps an
@@ -60,6 +73,8 @@ class BuildState:
         self.lambda_formals.clear()
         self.signatures.clear()
         self.hooks.clear()
+        if self.call_errors is not None:
+            self.call_errors[2].index()  # positions only: no tree of an older parse held
 
 
 def remember(cache: dict[K, V], key: K, value: V) -> None:

@@ -33,7 +33,7 @@ from __future__ import annotations
 from typing import Final
 
 from mypy.checker import TypeChecker
-from mypy.nodes import ARG_POS, ARG_STAR, CallExpr, LambdaExpr, NameExpr
+from mypy.nodes import ARG_POS, ARG_STAR, CallExpr, Expression, LambdaExpr, NameExpr
 from mypy.plugin import FunctionSigContext
 from mypy.subtypes import is_subtype
 from mypy.types import (
@@ -54,9 +54,9 @@ from mypy.types import (
 from tagstr_mypy._build_state import BuildState, remember
 from tagstr_mypy._call_errors import CALLEE, CallErrors
 from tagstr_mypy._deprecated import deprecation_in_user_terms
-from tagstr_mypy._fields import is_spec
 from tagstr_mypy._other_plugins import own_signature
 from tagstr_mypy._signatures import formal_at
+from tagstr_mypy._tree import DECODED_NAME
 from tagstr_mypy._tag_call import TagCall, checker_ready, flatten, interpolation_value
 
 __all__ = ["tag_signature_callback"]
@@ -77,9 +77,18 @@ def tag_signature_callback(state: BuildState, ctx: FunctionSigContext) -> Functi
     if isinstance(tag_type, AnyType):
         return ctx.default_signature
     name = tag_expr.name if isinstance(tag_expr, NameExpr) else "?"
-    args = call.args[1:]
-    shape = tuple(_SPEC if is_spec(arg) else _LAMBDA if isinstance(arg, LambdaExpr) else _DECODED for arg in args)
-    tag_args = [arg for arg, kind in zip(args, shape) if kind != _SPEC]
+    kinds: list[int] = []
+    tag_args: list[Expression] = []
+    for arg in call.args[1:]:  # as _fields.is_spec and lambda_of tell them apart
+        if isinstance(arg, LambdaExpr):
+            kinds.append(_LAMBDA)
+        elif isinstance(arg, NameExpr) and arg.name == DECODED_NAME:
+            kinds.append(_DECODED)
+        else:
+            kinds.append(_SPEC)
+            continue
+        tag_args.append(arg)
+    shape = tuple(kinds)
     probe = TagCall(state, api, call, tag_expr, tag_type, name, tag_args, [])
     if probe.verdict() is not None:
         return ctx.default_signature  # accepts anything: the function hook rejects the tag
@@ -89,10 +98,11 @@ def tag_signature_callback(state: BuildState, ctx: FunctionSigContext) -> Functi
     leading = ctx.default_signature
     assert isinstance(leading, CallableType)
     items = []
+    own_items = own.items
     # one signature passing the verdict takes a Decoded at every position: the
     # literal parts need no check (and give no type variable a constraint)
-    literal_fits = len(own.items) == 1 and not own.items[0].variables
-    for item in own.items:
+    literal_fits = len(own_items) == 1 and not own_items[0].variables
+    for item in own_items:
         # by identity (a module calls the same tag object with the same shapes many
         # times; the item is held, so its id is not reused while the entry lives);
         # the leading parameter is tag_call's: one per build

@@ -41,9 +41,12 @@ class CallErrors:
     def __init__(self) -> None:
         # positions (file, line, column) where mypy reports on a tag string's
         # call: the call and its arguments; and each generated lambda's body
-        # (the interpolation's expression)
+        # (the interpolation's expression).  Filled from ``expected`` (the
+        # (file, call) of each ``expect`` since) when an error needs them
+        # (``index``): most tag strings get no error at all.
         self.wrappers: set[tuple[str, int, int]] = set()
         self.bodies: set[tuple[str, int, int]] = set()
+        self.expected: list[tuple[str, CallExpr]] = []
         self.dropping: tuple[str, int, int] | None = None
         # the calls (ids) mypy checks against the tag's own signature (the
         # signature hook's), which the function hook then knows it did
@@ -91,24 +94,19 @@ class CallErrors:
         ``reword``: what re-words a deprecation error reported at the call."""
         self.signed.add(id(call))
         file = api.path
-        at_call = {(file, call.line, call.column)}
+        self.expected.append((file, call))
         if reword is not None:
             self.rewording[(file, call.line, call.column)] = reword
-        bodies = set()
-        for arg in call.args[1:]:
-            at_call.add((file, arg.line, arg.column))
-            lam = lambda_of(arg)
-            if lam is not None:
-                body = lam.expr()
-                bodies.add((file, body.line, body.column))
-        self.wrappers |= at_call
-        self.bodies |= bodies
         if not record:
             return
         failed: list[bool] = []
+        positions: list[tuple[set[tuple[str, int, int]], set[tuple[str, int, int]]]] = []
 
         def saw(file: str, info: ErrorInfo) -> bool:
             if not failed and info.severity == "error":
+                if not positions:
+                    positions.append(_positions(file, call))
+                at_call, bodies = positions[0]
                 at = (file, info.line, info.column)
                 if at in bodies:
                     # the call of a nested tag string may stand there: only the result counts
@@ -144,7 +142,18 @@ class CallErrors:
             self.dropping = at
         return ours
 
+    def index(self) -> None:
+        """Put the positions of the calls expected so far in ``wrappers`` and ``bodies``
+        (and hold no tree: a daemon's next parse of a module calls this, ``BuildState.forget``)."""
+        for file, call in self.expected:
+            at_call, bodies = _positions(file, call)
+            self.wrappers |= at_call
+            self.bodies |= bodies
+        self.expected.clear()
+
     def about_the_call(self, at: tuple[str, int, int], info: ErrorInfo) -> bool:
+        if self.expected:
+            self.index()
         message = info.message
         if _NAMED in message:
             return at in self.wrappers  # a string "tag string" elsewhere is the user's
@@ -162,3 +171,21 @@ class CallErrors:
         if watcher in watchers:
             watchers.remove(watcher)
         return bool(failed)
+
+
+def _positions(file: str, call: CallExpr) -> tuple[set[tuple[str, int, int]], set[tuple[str, int, int]]]:
+    """Where mypy reports on ``call`` and its arguments, and on each generated lambda's body.
+
+    A module's errors are reported while it is checked; then mypy empties its
+    blocks (``free_tree``): a lambda of a module checked earlier has no body
+    left, and none of its positions can match an error of the module being
+    checked (positions hold the file)."""
+    at_call = {(file, call.line, call.column)}
+    bodies = set()
+    for arg in call.args[1:]:
+        at_call.add((file, arg.line, arg.column))
+        lam = lambda_of(arg)
+        if lam is not None and lam.body.body:
+            body = lam.expr()
+            bodies.add((file, body.line, body.column))
+    return at_call, bodies

@@ -186,6 +186,7 @@ def _tag_strings_native(
     skip_bodies = bool(kwargs.get("skip_function_bodies", args[0] if args else False))
     build.state.pending[fnam] = Pending(built.tree, skip_bodies, text)
     build.state.expressions[fnam] = built.expressions
+    build.state.retire(built)
     _swap_point.arm()
     missing = missing_runtime(build.options)
     if missing is None:
@@ -332,6 +333,7 @@ def _parse_stdlib(
     build = _builds.build_of(options.always_true, options.always_false)
     if build is not None:
         build.state.expressions[filename] = built.expressions
+        build.state.retire(built)  # mypy converts the tree, then drops it
     missing = None if _in_worker else missing_runtime(options)
     if missing is not None:
         # mypy's stdlib-ast parser has no other way to report: this error stops the check

@@ -88,6 +88,8 @@ class TagstrPlugin(Plugin):
         super().__init__(options)
         #: this build's caches; the hooks handed to mypy are bound to them
         self.state = state = BuildState()
+        # the command line ends in a fast exit; a daemon lives on (BuildState.retire)
+        state.keep_until_exit = options.fast_exit and not options.fine_grained_incremental
         _parse_hook.use_stdlib_parser_in_worker(options)
         _parse_hook.install(self, options, state)
         _swap_point.install(enter_module)

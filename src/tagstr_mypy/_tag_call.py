@@ -28,6 +28,7 @@ from mypy.nodes import (
     RefExpr,
     TempNode,
     FuncDef,
+    LambdaExpr,
     Var,
 )
 from mypy.plugin import FunctionContext
@@ -52,11 +53,12 @@ from tagstr_mypy._build_state import BuildState
 from tagstr_mypy._errorcodes import fail_interpolation, fail_not_callable, fail_signature, fail_together
 from tagstr_mypy._explain import ARGUMENT_MESSAGE, Rejection, TypeNames
 from tagstr_mypy._call_errors import CallErrors
-from tagstr_mypy._fields import expr_text, flat_types, is_spec, lambda_of, slot_type
+from tagstr_mypy._fields import expr_text, flat_types, lambda_of, slot_type
 from tagstr_mypy._names import TAG_CALL
 from tagstr_mypy._other_plugins import has_result_hook, other_plugins_result, own_signature
 from tagstr_mypy._signatures import formal_at, signatures
 from tagstr_mypy._trials import values_only
+from tagstr_mypy._tree import DECODED_NAME
 from tagstr_mypy._verdicts import NOT_CALLABLE, verdict
 
 __all__ = ["TAG_CALL", "TagCall", "checker_ready", "tag_call_callback"]
@@ -86,7 +88,10 @@ def tag_call_callback(state: BuildState, ctx: FunctionContext) -> Type:
     # (mypy calls this hook once per overload it tries, after one signature hook)
     own = id(call) in errors.signed
     failed = errors.failed(api, call) if own else None
-    pairs = [(arg, typ) for arg, typ in zip(call.args[1:], flat_types(ctx)[1:]) if not is_spec(arg)]
+    pairs: list[tuple[Expression, Type]] = [  # the tag's arguments: not the format specs (``_fields.is_spec``)
+        (arg, typ) for arg, typ in zip(call.args[1:], flat_types(ctx)[1:])
+        if isinstance(arg, LambdaExpr) or (isinstance(arg, NameExpr) and arg.name == DECODED_NAME)
+    ]
     args = [arg for arg, _ in pairs]
     arg_types = [] if failed is False else [slot_type(api, arg, typ) for arg, typ in pairs]
     tag_call = TagCall(state, api, call, tag_expr, tag_type, name, args, arg_types)

@@ -25,7 +25,8 @@ parser found the tag strings and its generator asks this emitter what to write.
 from __future__ import annotations
 
 import ast
-from typing import NamedTuple, Sequence
+from bisect import bisect_left
+from typing import Callable, NamedTuple, Sequence
 
 from tagstr_runtime.frontend import (
     CHECKER_MODULE,
@@ -44,6 +45,10 @@ __all__ = ["CHECKER_MODULE", "CheckerEmitter", "CheckerTree", "checker_tree"]
 CALL_NAME = "__tagstr_call__"
 DECODED_NAME = "__tagstr_d__"
 _LOAD = ast.Load()
+# ``arguments`` carries no position: one shared node for every lambda (as the runtime's emitter does)
+_NO_ARGUMENTS = ast.arguments(
+    posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]
+)
 
 
 class CheckerEmitter(Emitter):
@@ -54,15 +59,18 @@ class CheckerEmitter(Emitter):
     def __init__(self) -> None:
         self.specs: list[ast.JoinedStr] = []  # generated format specs (f-strings)
         self.hooks: list[ast.Name] = []  # each tag string's __tagstr_call__
-        self.lambdas: list[tuple[ast.Lambda, str]] = []  # each interpolation's, with its text
+        #: each interpolation's source text by its lambda's (line, column): byte columns
+        #: (``checker_tree`` converts them with the tree's)
+        self.expressions: dict[tuple[int, int], str] = {}
         self.spec_of: dict[int, ast.JoinedStr] = {}  # id(lambda) -> its spec with fields
+        self._specs_seen = 0  # len(specs) at the last call: the parts of a call come right before it
 
     def decoded(self, cooked: str, raw: str, at: Position) -> ast.expr:
         return located(ast.Name(DECODED_NAME, _LOAD), at)
 
     def interpolation(self, field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.expr:
-        lam = self.thunk(value, at)
-        self.lambdas.append((lam, field.expr))
+        lam = located(ast.Lambda(_NO_ARGUMENTS, value), at)  # Emitter.thunk
+        self.expressions[at[0], at[1]] = field.expr
         if isinstance(spec, ast.JoinedStr):  # a constant spec or none: nothing to check
             self.specs.append(spec)
             self.spec_of[id(lam)] = spec
@@ -79,14 +87,20 @@ class CheckerEmitter(Emitter):
         return args
 
     def call(self, site: TagCall) -> ast.expr:
-        if _in_annotation(site):
+        # the parts of this tag string were emitted since the last call (nested
+        # tag strings are called before the parts of the one that holds them)
+        with_specs = len(self.specs) != self._specs_seen
+        self._specs_seen = len(self.specs)
+        if site.path and _in_annotation(site):
             return _fstring_twin(site)
         if _is_base(site):
             # what mypy says of a call as a base names the tag, as for ``tag(...)``
             return located(ast.Call(site.func, list(site.args), []), site.at)
-        hook = located(ast.Name(CALL_NAME, _LOAD), _zero_width(site.at))
+        line, col = site.at[0], site.at[1]
+        hook = located(ast.Name(CALL_NAME, _LOAD), (line, col, line, col))
         self.hooks.append(hook)
-        return located(ast.Call(hook, [site.func, *self.arguments(site.args)], []), site.at)
+        args = self.arguments(site.args) if with_specs else site.args
+        return located(ast.Call(hook, [site.func, *args], []), site.at)
 
     def finish(self, tree: ast.AST) -> ast.AST:
         assert isinstance(tree, ast.Module)
@@ -111,7 +125,8 @@ def _in_annotation(site: TagCall) -> bool:
     type: the f-string twin's error, not one about the hook's name, is right."""
     start = site.at[:2]
     for node in site.path:
-        if isinstance(node, _ANNOTATED):
+        if type(node) in _ANNOTATED_TYPES:  # one lookup per node (no subclasses of ast's)
+            assert isinstance(node, _ANNOTATED)
             part = node.returns if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else node.annotation
             if part is not None and _within(start, part):
                 return True
@@ -120,6 +135,8 @@ def _in_annotation(site: TagCall) -> bool:
 
 #: the nodes with an annotation (``arg``, ``AnnAssign``) or a return annotation
 _ANNOTATED = (ast.arg, ast.AnnAssign, ast.FunctionDef, ast.AsyncFunctionDef)
+_ANNOTATED_TYPES = frozenset(_ANNOTATED)
+_DECORATED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 def _is_base(site: TagCall) -> bool:
@@ -185,10 +202,11 @@ def checker_tree(
     tree = desugaring.tree
     assert isinstance(tree, ast.Module)
     _fields_at_their_expressions([tree] if desugaring.result.fstrings else emitter.specs)
+    expressions = emitter.expressions
     if char_columns and not text.isascii():
-        _to_char_columns(tree, desugaring.source)
+        convert = _to_char_columns(tree, desugaring.source)
+        expressions = {(line, convert(line, col)): text for (line, col), text in expressions.items()}
     _out_of_reach(emitter.hooks)
-    expressions = {(lam.lineno, lam.col_offset): text for lam, text in emitter.lambdas}
     return CheckerTree(tree, desugaring, expressions)
 
 
@@ -215,11 +233,20 @@ def _fields_at_their_expressions(roots: Sequence[ast.AST]) -> None:
                 ast.copy_location(node, node.value)
 
 
-def _to_char_columns(tree: ast.Module, source: SourceText) -> None:
-    """Byte columns (``ast``) to character columns, on lines with non-ASCII text."""
+def _to_char_columns(tree: ast.Module, source: SourceText) -> Callable[[int, int], int]:
+    """Byte columns (``ast``) to character columns, on lines with non-ASCII text;
+    returns the conversion (line, byte column) -> character column.
+
+    Only statements that reach such a line are walked (a statement's lines hold
+    all of it, a decorated one's from its first decorator on): one accented
+    letter in a docstring must not cost a walk of the whole tree."""
     cache: dict[tuple[int, int], int] = {}
+    non_ascii = source.non_ascii_lines()
+    lines = sorted(non_ascii)
 
     def convert(line: int, col_byte: int) -> int:
+        if line not in non_ascii:
+            return col_byte
         key = (line, col_byte)
         found = cache.get(key)
         if found is None:
@@ -230,15 +257,28 @@ def _to_char_columns(tree: ast.Module, source: SourceText) -> None:
             cache[key] = found
         return found
 
-    ascii_lines = {
-        line for line in range(1, source.line_count + 1) if source.line_text(line).isascii()
-    }
-    for node in ast.walk(tree):
-        if "col_offset" not in node._attributes:
-            continue
-        lineno = node.lineno  # type: ignore[attr-defined]
-        if lineno not in ascii_lines:
-            node.col_offset = convert(lineno, node.col_offset)  # type: ignore[attr-defined]
-        end = getattr(node, "end_lineno", None)
-        if end is not None and end not in ascii_lines and node.end_col_offset is not None:  # type: ignore[attr-defined]
-            node.end_col_offset = convert(end, node.end_col_offset)  # type: ignore[attr-defined]
+    def reaches(stmt: ast.stmt) -> bool:
+        first = stmt.lineno
+        if isinstance(stmt, _DECORATED) and stmt.decorator_list:
+            first = min(first, stmt.decorator_list[0].lineno)
+        index = bisect_left(lines, first)
+        return index < len(lines) and lines[index] <= (stmt.end_lineno or stmt.lineno)
+
+    todo: list[ast.AST] = [tree]
+    while todo:
+        node = todo.pop()
+        if "col_offset" in node._attributes:
+            lineno = node.lineno  # type: ignore[attr-defined]
+            if lineno in non_ascii:
+                node.col_offset = convert(lineno, node.col_offset)  # type: ignore[attr-defined]
+            end = getattr(node, "end_lineno", None)
+            if end is not None and end in non_ascii and node.end_col_offset is not None:  # type: ignore[attr-defined]
+                node.end_col_offset = convert(end, node.end_col_offset)  # type: ignore[attr-defined]
+        for _, value in ast.iter_fields(node):
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, ast.AST) and (not isinstance(item, ast.stmt) or reaches(item)):
+                        todo.append(item)
+            elif isinstance(value, ast.AST):
+                todo.append(value)
+    return convert

@@ -27,11 +27,13 @@ from tagstr_runtime._errors import error_at
 from tagstr_runtime._model import Field, Literal, Span, TagString
 from tagstr_runtime._parser import _SPACE, _match_end
 from tagstr_runtime._source import SourceText
-from tagstr_runtime.analysis.sites import Hole, Run, Site, make_run, spec_args
+from tagstr_runtime.analysis.sites import Site
 
 __all__ = ["Generator"]
 
 _CONVERSIONS = {None: -1, "s": ord("s"), "r": ord("r"), "a": ord("a")}
+#: a ``TagCall`` from a tuple of its fields (the class's ``__new__`` is a Python function)
+_new = tuple.__new__
 
 
 #: The fields that hold an annotation (``AnnAssign``, ``arg``, a def's return).
@@ -60,7 +62,11 @@ class Generator:
         self._positions: dict[Span, Position] = {}
         #: uncached, for the runs of literal text: each is asked for once
         self._between = source.span_col_byte
+        self._ascii = source.ascii
+        self._non_ascii = source.non_ascii_lines
         self._path: list[ast.AST] = []
+        #: set by ``_visit_child``: the first tag string (index) that starts after the child
+        self._after = 0
         self._enclosing: Field | None = None
         #: annotations are stored as text (PEP 563) and the emitter wants them so
         self._text_annotations = emitter.annotations_as_text and (future_annotations or _DEFERRED_ANNOTATIONS)
@@ -70,7 +76,7 @@ class Generator:
         self.sites: list[Site] = []
 
     def position(self, span: Span) -> Position:
-        """Cached: a tag string's span is asked for three times, a field's twice."""
+        """Cached: a format spec asks for its parts' positions more than once."""
         found = self._positions.get(span)
         if found is None:
             found = self._positions[span] = self._between(span.start, span.end)
@@ -82,15 +88,19 @@ class Generator:
         """``node`` with the placeholders of ``tags`` (outermost, in order) replaced."""
         if not tags:
             return node
-        keys = [self.position(tag.span)[:2] for tag in tags]
-        if isinstance(node, ast.Call) and (node.lineno, node.col_offset) == keys[0]:
-            if self.is_placeholder(node, tags[0]) and len(tags) == 1:
-                return self.replacement(node, tags[0])
+        # each tag string's position (the generator asks for it three times): sorted, so
+        # bisected with a (line, column) pair as a list of those pairs would be
+        between = self._between
+        keys = [between(start, end) for start, end in [tag.span for tag in tags]]
+        first = keys[0]
+        if isinstance(node, ast.Call) and node.lineno == first[0] and node.col_offset == first[1]:
+            if len(tags) == 1 and self.is_placeholder(node, tags[0], first):
+                return self.replacement(node, tags[0], first)
         self._walk(node, tags, keys, 0, len(tags))
         return node
 
     def _walk(
-        self, node: ast.AST, tags: tuple[TagString, ...], keys: list[tuple[int, int]], lo: int, hi: int
+        self, node: ast.AST, tags: tuple[TagString, ...], keys: list[Position], lo: int, hi: int
     ) -> None:
         """Visit the children of ``node``, on the ``path``."""
         self._path.append(node)
@@ -102,11 +112,25 @@ class Generator:
         for field in fields:
             value = getattr(node, field, None)
             if isinstance(value, list):
+                # Statements come in source order: the tag strings left for those after
+                # one start after its end (``cur``).  An item that ends before the next
+                # tag string left holds none: skipped without a call (most statements of
+                # a module, most arguments).
+                cur = lo
                 for index, child in enumerate(value):
+                    if cur == hi:
+                        break
+                    end_line = getattr(child, "end_lineno", None)
+                    if end_line is not None:
+                        key = keys[cur]
+                        if end_line < key[0] or (end_line == key[0] and child.end_col_offset <= key[1]):
+                            continue
                     if isinstance(child, ast.AST):
-                        new = self._visit_child(child, tags, keys, lo, hi)
+                        new = self._visit_child(child, tags, keys, cur, hi)
                         if new is not None:
                             value[index] = new
+                        if isinstance(child, ast.stmt):
+                            cur = self._after
             elif isinstance(value, ast.AST):
                 if self._text_annotations and field in _ANNOTATIONS and not self._in_annotation:
                     self._in_annotation = True
@@ -121,7 +145,7 @@ class Generator:
         self._path.pop()
 
     def _visit_child(
-        self, child: ast.AST, tags: tuple[TagString, ...], keys: list[tuple[int, int]], lo: int, hi: int
+        self, child: ast.AST, tags: tuple[TagString, ...], keys: list[Position], lo: int, hi: int
     ) -> ast.AST | None:
         if "col_offset" not in child._attributes:
             # arguments, comprehension, withitem, match_case, operators, TypeIgnore...
@@ -132,22 +156,30 @@ class Generator:
         if isinstance(child, _DECORATED) and child.decorator_list:
             decorator = child.decorator_list[0]  # the position starts after the decorators
             start = min(start, (decorator.lineno, decorator.col_offset))
-        first = bisect_left(keys, start, lo, hi)
-        last = bisect_left(keys, (child.end_lineno, child.end_col_offset), first, hi)  # type: ignore[attr-defined]
-        if first == last:
+        # the tag strings in [first, last) start inside the child; nearly always the
+        # first one left, and at most one: tried before bisecting
+        first = lo if keys[lo] >= start else bisect_left(keys, start, lo + 1, hi)
+        end = (child.end_lineno, child.end_col_offset)  # type: ignore[attr-defined]
+        if first == hi or keys[first] >= end:
+            self._after = first
             return None
+        last = first + 1 if first + 1 == hi or keys[first + 1] >= end else bisect_left(keys, end, first + 2, hi)
+        new: ast.AST | None = None
         if (
             last - first == 1
-            and keys[first] == start
+            and keys[first][:2] == start
             and isinstance(child, ast.Call)
-            and self.is_placeholder(child, tags[first])
+            and self.is_placeholder(child, tags[first], keys[first])
         ):
-            return self.replacement(child, tags[first])
-        self._walk(child, tags, keys, first, last)
-        return None
+            new = self.replacement(child, tags[first], keys[first])
+        else:
+            self._walk(child, tags, keys, first, last)
+        self._after = last  # (after the walk: the visits inside set it too)
+        return new
 
-    def is_placeholder(self, node: ast.Call, tag: TagString) -> bool:
-        _, _, end_line, end_col = self.position(tag.span)
+    def is_placeholder(self, node: ast.Call, tag: TagString, at: Position) -> bool:
+        """``node`` is ``tag``'s placeholder call (``at``: the tag string's position)."""
+        _, _, end_line, end_col = at
         return (
             isinstance(node.func, ast.Name)
             and node.func.id == tag.name  # CPython's tree holds the NFKC form
@@ -157,10 +189,10 @@ class Generator:
 
     # generation --------------------------------------------------------------
 
-    def replacement(self, node: ast.Call, tag: TagString) -> ast.expr:
+    def replacement(self, node: ast.Call, tag: TagString, at: Position) -> ast.expr:
         if not self._in_annotation or self._enclosing is not None:  # nested: its outermost decides
-            return self.generate(node, tag)
-        return self.as_text(tag) if self._stored_as_text else self.deferred(node, tag)
+            return self.generate(node, tag, at)
+        return self.as_text(tag) if self._stored_as_text else self.deferred(node, tag, at)
 
     def as_text(self, tag: TagString) -> ast.expr:
         """A tag string in an annotation that is only ever stored as text (PEP 563).
@@ -176,7 +208,7 @@ class Generator:
         text = self.source.text[tag.span.start : tag.span.end]
         return located(ast.Name(text, ast.Load()), self.position(tag.span))
 
-    def deferred(self, node: ast.Call, tag: TagString) -> ast.expr:
+    def deferred(self, node: ast.Call, tag: TagString, at: Position) -> ast.expr:
         """A tag string in an annotation evaluated on demand (3.14+): its call for its value,
         its source text when ``annotationlib`` asks for the STRING format.
 
@@ -190,7 +222,6 @@ class Generator:
         call, as without the test (the tag's name looked up first, at the
         same place: an unbound tag is the same ``NameError``).
         """
-        at = self.position(tag.span)
         name_at = self.position(tag.tag_span)
 
         def same(name: str, where: Position) -> ast.expr:
@@ -198,69 +229,72 @@ class Generator:
                                        [located(ast.Name(name, ast.Load()), where)]), where)
 
         test = located(ast.BoolOp(ast.And(), [same(tag.name, name_at), same("__name__", at)]), at)
-        value = self.generate(node, tag)
+        value = self.generate(node, tag, at)
         text = located(ast.Name(self.source.text[tag.span.start : tag.span.end], ast.Load()), at)
         return located(ast.IfExp(test, value, text), at)
 
-    def generate(self, node: ast.Call, tag: TagString) -> ast.expr:
+    def generate(self, node: ast.Call, tag: TagString, at: Position) -> ast.expr:
+        """The tag string's call, through the emitter (``at``: the tag string's position)."""
         self.replaced += 1
         path, enclosing = tuple(self._path), self._enclosing
         sites = self.sites
         mark = len(sites)
         values = self.field_values(node, tag)
         emitter = self.emitter
-        text = self.source.text
+        between = self._between
+        line = at[0]
+        # a tag string on one line of ASCII text: its parts' columns are offsets from
+        # the line's start, no lookup needed (the common case)
+        line_start = (
+            tag.span.start - at[1] if at[2] == line and (self._ascii or line not in self._non_ascii()) else -1
+        )
         args: list[ast.expr] = []
-        received: list[Run | Hole] = []  # the site's arguments
-        # a run of literal text: one Decoded (a debug field's text joins the literal before it)
+        # a run of literal text: one Decoded (a debug field's text joins the literal before it);
+        # the site builds its own Run from the same parts when a consumer asks (analysis.sites)
         raw: list[str] = []
         cooked: list[str] = []
-        parts = tag.parts
-        run_start = run_end = first = -1  # first: the run's first part
-        for index, part in enumerate(parts):
+        run_start = run_end = -1
+        for part in tag.parts:
             if isinstance(part, Literal):
                 if not raw:
                     run_start = part.span.start
-                    first = index
                 raw.append(part.raw)
                 cooked.append(part.cooked)
                 run_end = part.span.end
                 continue
-            last = index
             if part.debug is not None:
                 if not raw:
                     run_start = part.span.start
-                    first = index
                 raw.append(part.debug)
                 cooked.append(part.debug)
                 run_end = part.span.start + 1 + len(part.debug)
-                last = index + 1
             if raw:
-                joined, joined_raw = "".join(cooked), "".join(raw)
-                args.append(emitter.decoded(joined, joined_raw, self._between(run_start, run_end)))
-                received.append(make_run(joined, joined_raw, parts, first, last, text))
+                where = (
+                    (line, run_start - line_start, line, run_end - line_start) if line_start >= 0
+                    else between(run_start, run_end)
+                )
+                args.append(emitter.decoded("".join(cooked), "".join(raw), where))
                 raw.clear()
                 cooked.clear()
-            at = self.position(part.span)
-            value = values[part.span.start]
-            if part.spec is None:
-                args.append(emitter.interpolation(part, value, located(ast.Constant(None), at), at))
-                received.append(Hole(part, value, part.expr, None))
-            else:
-                args.append(emitter.interpolation(part, value, self.spec(part, values), at))
-                received.append(Hole(part, value, part.expr, spec_args(part, values, text)))
+            start, end = part.span
+            where = (line, start - line_start, line, end - line_start) if line_start >= 0 else between(start, end)
+            spec = located(ast.Constant(None), where) if part.spec is None else self.spec(part, values)
+            args.append(emitter.interpolation(part, values[start], spec, where))
         if raw:
-            joined, joined_raw = "".join(cooked), "".join(raw)
-            args.append(emitter.decoded(joined, joined_raw, self._between(run_start, run_end)))
-            received.append(make_run(joined, joined_raw, parts, first, len(parts), text))
-        assert isinstance(node.func, ast.Name)
-        at = self.position(tag.span)
-        site = Site(tag, node.func, tuple(received), at, self.source, path, enclosing)
-        for inner in sites[mark:]:  # the tag strings nested in its fields (and deeper)
-            if inner.parent is None:
-                inner.parent = site
+            where = (
+                (line, run_start - line_start, line, run_end - line_start) if line_start >= 0
+                else between(run_start, run_end)
+            )
+            args.append(emitter.decoded("".join(cooked), "".join(raw), where))
+        func = node.func
+        assert isinstance(func, ast.Name)
+        site = Site(tag, func, values, at, self.source, path, enclosing)
+        if len(sites) > mark:
+            for inner in sites[mark:]:  # the tag strings nested in its fields (and deeper)
+                if inner.parent is None:
+                    inner.parent = site
         sites.append(site)
-        site.call = call = emitter.call(TagCall(tag, node.func, args, at, path, enclosing))
+        site.call = call = emitter.call(_new(TagCall, (tag, func, args, at, path, enclosing)))
         return call
 
     def field_values(self, node: ast.Call, tag: TagString) -> dict[int, ast.expr]:
@@ -269,33 +303,44 @@ class Generator:
         Keyed by offset: hashing a ``Field`` would hash its whole subtree.
         """
         fields = tag.fields()
-        exprs: list[ast.expr] = []
-        arguments = iter(node.args)
-        index = 0
-        while index < len(fields):  # one argument per field, or per chain of fields
-            end = index + 1
-            while end < len(fields) and fields[end].span.start in self.chained:
-                end += 1
-            chain = next(arguments)
-            group: list[ast.expr] = []
-            for _ in range(end - index - 1):
-                assert isinstance(chain, ast.Call)
-                group.append(chain.args[0])
-                chain = chain.func
-            group.append(chain)
-            exprs.extend(reversed(group))
-            index = end
+        chained = self.chained
         values: dict[int, ast.expr] = {}
-        saved_path, saved_enclosing = self._path, self._enclosing
-        try:
-            for field, expr in zip(fields, exprs):
+        if not chained or not any(field.span.start in chained for field in fields):
+            # one argument per field (nearly always)
+            pairs = zip(fields, node.args)
+        else:
+            exprs: list[ast.expr] = []
+            arguments = iter(node.args)
+            index = 0
+            while index < len(fields):  # one argument per field, or per chain of fields
+                end = index + 1
+                while end < len(fields) and fields[end].span.start in chained:
+                    end += 1
+                chain = next(arguments)
+                group: list[ast.expr] = []
+                for _ in range(end - index - 1):
+                    assert isinstance(chain, ast.Call)
+                    group.append(chain.args[0])
+                    chain = chain.func
+                group.append(chain)
+                exprs.extend(reversed(group))
+                index = end
+            pairs = zip(fields, exprs)
+        for field, expr in pairs:
+            text = field.expr
+            if (
+                isinstance(expr, ast.GeneratorExp)
+                or "await" in text or "yield" in text or "async" in text
+            ):
                 self.check_expression(tag, field, expr)
-                if field.nested:
-                    self._path, self._enclosing = [], field
+            if field.nested:
+                saved_path, saved_enclosing = self._path, self._enclosing
+                self._path, self._enclosing = [], field
+                try:
                     expr = cast(ast.expr, self.replace_in(expr, field.nested))
-                values[field.span.start] = expr
-        finally:
-            self._path, self._enclosing = saved_path, saved_enclosing
+                finally:
+                    self._path, self._enclosing = saved_path, saved_enclosing
+            values[field.span.start] = expr
         return values
 
     def spec(self, field: Field, values: dict[int, ast.expr]) -> ast.expr:

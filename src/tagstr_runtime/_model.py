@@ -101,7 +101,9 @@ class TagString(NamedTuple):
     def walk(self) -> tuple[TagString, ...]:
         """This tag string and every tag string nested in it, outermost first."""
         out = [self]
-        for field in self.fields():
-            for inner in field.nested:
-                out.extend(inner.walk())
+        for part in self.parts:
+            if isinstance(part, Field) and (part.nested or part.spec):  # most fields: neither
+                for field in part.fields():
+                    for inner in field.nested:
+                        out.extend(inner.walk())
         return tuple(out)

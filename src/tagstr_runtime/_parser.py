@@ -106,7 +106,17 @@ _BODY_CHUNK = {
     '"""': re.compile(r'[^{}\\"]*'),
 }
 
+# Format-spec text up to the next character that matters: a brace, a backslash, a newline or the quote.
+_SPEC_CHUNK = {"'": re.compile(r"[^{}\\\n']*"), '"': re.compile(r'[^{}\\\n"]*')}
+
 _TOP, _FIELD, _LINE = 0, 1, 2
+_EQUALITY = ("!=", "==")  # after a (dotted) name: an expression to scan, not a terminator
+#: what a simple field found: nothing (shared, never appended to)
+_NONE_FOUND: list[TagString] = []
+#: builds a model record from a tuple of its fields: half the cost of calling the
+#: ``NamedTuple`` class (its ``__new__`` is a Python function), for the ~15 records
+#: a tag string makes
+_new = tuple.__new__
 _CLOSER = {"(": ")", "[": "]", "{": "}"}
 
 
@@ -519,14 +529,14 @@ class _Lexer:
             end, parts = self.body(body, quote, True, True, [], start)
         finally:
             self.in_tag -= 1
-        return TagString(
+        return _new(TagString, (
             s[start:quote_pos],
-            Span(start, quote_pos),
-            Span(start, end),
+            _new(Span, (start, quote_pos)),
+            _new(Span, (start, end)),
             quote,
-            Span(body, end - len(quote)),
+            _new(Span, (body, end - len(quote))),
             tuple(parts),
-        )
+        ))
 
     def body(
         self, pos: int, quote: str, raw: bool, is_tag: bool, found: list[TagString], start: int
@@ -579,7 +589,11 @@ class _Lexer:
             if c == qc:
                 if single or s.startswith(quote, pos):
                     if is_tag:
-                        self.flush_literal(parts, pieces, seg, lit_start, pos, False)
+                        text = s[seg:pos]
+                        if pieces or "\\" in text:
+                            self.flush_literal(parts, pieces, seg, lit_start, pos, False)
+                        elif text:  # flush_literal's common case, inlined
+                            parts.append(_new(Literal, (text, text, _new(Span, (seg, pos)))))
                     return pos + len(quote), parts
                 pos += 1
                 continue
@@ -589,12 +603,17 @@ class _Lexer:
                     seg = pos = pos + 2
                     continue
                 if is_tag:
-                    self.flush_literal(parts, pieces, seg, lit_start, pos, True)
+                    text = s[seg:pos]
+                    if pieces or "\\" in text:
+                        self.flush_literal(parts, pieces, seg, lit_start, pos, True)
+                    elif text:  # flush_literal's common case, inlined
+                        parts.append(_new(Literal, (text, text, _new(Span, (seg, pos)))))
                 field = self.field(pos, quote, is_tag, found)
                 if is_tag:
                     parts.append(field)
                 seg = lit_start = pos = field.span.end
-                pieces = []
+                if pieces:
+                    pieces = []
                 continue
             # c == "}"
             if s.startswith("}", pos + 1):
@@ -628,7 +647,7 @@ class _Lexer:
             self.fail(E.BAD_ESCAPE.format(f"(unicode error) {exc}"), where, until)
         if before_field and raw.endswith("\\N") and _NAMED_ESCAPE_END.search(raw):  # endswith: cheap
             self.warn_named_escape(end)
-        parts.append(Literal(raw, cooked, Span(lit_start, end)))
+        parts.append(_new(Literal, (raw, cooked, _new(Span, (lit_start, end)))))
 
     def warn_named_escape(self, brace: int) -> None:
         """``\\N`` right before the field opened at ``brace``: SPEC 2's warning."""
@@ -673,13 +692,16 @@ class _Lexer:
 
     def _field(self, brace: int, quote: str, is_tag: bool, found: list[TagString]) -> Field:
         s = self.s
-        nested: list[TagString] = [] if is_tag else found
-        comments: list[Span] = []
+        nested: list[TagString] = _NONE_FOUND  # (a simple field holds no tag string)
+        comments: list[Span] = _NONE_FOUND  # type: ignore[assignment]  # (nor a comment)
         simple = _SIMPLE_FIELD.match(s, brace + 1)
-        if simple is not None and s[simple.end() : simple.end() + 2] not in ("!=", "=="):
+        if simple is not None and not s.startswith(_EQUALITY, simple.end()):
             # The common ``{name}`` / ``{obj.attr!r:>10}``: no need to tokenize.
-            pos, first, last_end = simple.end(), simple.start(1), simple.end(1)
+            pos = simple.end()
+            first, last_end = simple.span(1)
         else:
+            nested = [] if is_tag else found
+            comments = []
             pos, first, last_end, _ = self.scan_code(brace + 1, nested, _FIELD, brace, quote, comments)
         term = s[pos]
         if first < 0:
@@ -691,7 +713,7 @@ class _Lexer:
         if term == "=":
             after = pos + 1
             pos = _match_end(_SPACE, s, after)
-            comments.extend(Span(*m.span()) for m in _COMMENT.finditer(s, after, pos))
+            comments = [*comments, *(Span(*m.span()) for m in _COMMENT.finditer(s, after, pos))]
             debug = self.without_comments(brace + 1, pos, comments)
             term = s[pos] if pos < self.n else ""
             if term not in ("!", ":", "}"):
@@ -708,7 +730,7 @@ class _Lexer:
             conv = m.group()
             if conv not in ("s", "r", "a"):
                 self.fail_field(is_tag, E.INVALID_CONVERSION.format(conv), m.start(), m.end())
-            conv_span = Span(m.start(), m.end())
+            conv_span = _new(Span, m.span())
             pos = _match_end(_SPACE, s, m.end())
             term = s[pos] if pos < self.n else ""
             if term not in (":", "}"):
@@ -717,23 +739,25 @@ class _Lexer:
         spec_span = None
         if term == ":":
             spec_start = pos + 1
-            pos, spec_parts = self.spec(spec_start, quote, is_tag, found if not is_tag else nested, brace)
+            # (a tag string's spec fields keep their own nested tag strings: ``found``
+            # only collects those of a standard f-string)
+            pos, spec_parts = self.spec(spec_start, quote, is_tag, found, brace)
             spec = tuple(spec_parts)
-            spec_span = Span(spec_start, pos)
+            spec_span = _new(Span, (spec_start, pos))
             term = "}"
         if term != "}":
             self.fail_field(is_tag, E.EXPECTING_FIELD_END, pos)
-        return Field(
+        return _new(Field, (
             expr,
-            Span(first, last_end),
-            Span(brace, pos + 1),
+            _new(Span, (first, last_end)),
+            _new(Span, (brace, pos + 1)),
             debug,
             conv,
             conv_span,
             spec,
             spec_span,
-            tuple(nested) if is_tag else (),
-        )
+            tuple(nested) if is_tag and nested else (),
+        ))
 
     def without_comments(self, start: int, end: int, comments: list[Span]) -> str:
         """``s[start:end]`` without its comments: CPython's debug text for ``{expr=}``."""
@@ -762,14 +786,16 @@ class _Lexer:
         qc = quote[0]
         parts: list[Part] = []
         seg = pos
+        chunk = _SPEC_CHUNK[qc].match  # up to the next character that matters (or none)
         while True:
+            pos = chunk(s, pos).end()  # type: ignore[union-attr]
             if pos >= n:
                 self.fail_field(is_tag, E.EXPECTING_CLOSE, brace)
             c = s[pos]
             if c == "{" or c == "}":
                 if pos > seg:
                     text = s[seg:pos]
-                    parts.append(Literal(text, text, Span(seg, pos)))
+                    parts.append(_new(Literal, (text, text, _new(Span, (seg, pos)))))
                 if c == "}":
                     return pos, parts
                 if is_tag and _NAMED_ESCAPE_END.search(s, seg, pos):

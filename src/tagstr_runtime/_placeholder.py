@@ -103,6 +103,7 @@ class _Placeholders:
         self.blank = blank
         self.chained: set[int] = set()  # offsets of fields chained to the previous one
         self.twin = twin  # the tag string written as its f-string twin instead (fstring_twin_text)
+        self._simple: dict[str, bool] = {}  # _is_simple by expression text (the same few recur)
 
     def fill(self, start: int, end: int, tags: Iterable[TagString]) -> str:
         return splice(self.text, tags, _tag_span, self.tag, start, end)
@@ -124,7 +125,10 @@ class _Placeholders:
                     pending = False
             out.append(gap)
             term = field_terminator(text, field)
-            if _is_simple(field):
+            simple = self._simple.get(field.expr)
+            if simple is None:
+                simple = self._simple[field.expr] = _is_simple(field)
+            if simple:
                 out.append("," if pending else " ")
                 out.append(text[field.span.start + 1 : term])
                 out.append(",")

@@ -12,11 +12,13 @@ from __future__ import annotations
 import io
 import re
 from bisect import bisect_right
+from itertools import accumulate
 from typing import NamedTuple
 
 __all__ = ["Pos", "SourceText", "decode_source", "normalize_newlines"]
 
 _NEWLINES = re.compile(r"\r\n?")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 
 
 def normalize_newlines(text: str) -> str:
@@ -48,14 +50,30 @@ class Pos(NamedTuple):
 class SourceText:
     """A normalised source and its line table."""
 
-    __slots__ = ("text", "_starts", "_ascii")
+    __slots__ = ("text", "_starts", "_ascii", "_non_ascii")
 
     def __init__(self, text: str) -> None:
         self.text = text
-        starts = [0]
-        starts.extend(m.end() for m in re.finditer("\n", text))
-        self._starts = starts
+        lines = text.split("\n")
+        lines.pop()  # the last line starts after the last newline
+        self._starts = list(accumulate([len(line) + 1 for line in lines], initial=0))
         self._ascii = text.isascii()
+        self._non_ascii: frozenset[int] | None = frozenset() if self._ascii else None
+
+    @property
+    def ascii(self) -> bool:
+        """Every character is ASCII: character and byte columns are the same."""
+        return self._ascii
+
+    def non_ascii_lines(self) -> frozenset[int]:
+        """The lines holding a non-ASCII character: on every other line a character
+        column is a byte column."""
+        if self._non_ascii is None:
+            starts = self._starts
+            self._non_ascii = frozenset(
+                bisect_right(starts, m.start()) for m in _NON_ASCII.finditer(self.text)
+            )
+        return self._non_ascii
 
     @property
     def line_count(self) -> int:

@@ -5,12 +5,13 @@ emitter (``Desugaring.sites``): the tag's name node, the arguments in the
 order the tag receives them (a ``Run`` per ``Decoded``, a ``Hole`` per
 ``Interpolation``), the tag string it is nested in, and the generated call's
 position.  A consumer reads this instead of taking generated code apart.
+The generator only records references (the model and each field's tree);
+the arguments are built from them when a consumer first asks.
 
 A ``Run`` maps each character of its text back to the source offset that
 produced it (``source_offset``, ``raw_source_offset``), through the
 runtime's own escape table (``_escapes.cooked_origins``).  The tables are
-built when a consumer asks: the desugarer only records which parts a run
-merges (two small tuples per run).
+built when a consumer asks: a run only records which parts it merges.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from tagstr_runtime._escapes import cooked_origins
 from tagstr_runtime._model import Field, Literal, Span, TagString
 from tagstr_runtime._source import Pos, SourceText
 
-__all__ = ["Hole", "Run", "Site", "make_run", "spec_args"]
+__all__ = ["Hole", "Run", "Site", "make_run", "site_args", "spec_args"]
 
 #: ``(lineno, col_offset, end_lineno, end_col_offset)``, byte columns (``_emit.Position``)
 Position = tuple[int, int, int, int]
@@ -153,11 +154,11 @@ class Hole(NamedTuple):
     spec: tuple[Run | Hole, ...] | None  # the format spec's own runs and fields (None: no ':')
 
 
-def spec_args(field: Field, values: dict[int, ast.expr], text: str) -> tuple[Run | Hole, ...]:
-    """The runs and holes of ``field``'s format spec (not None); ``values``: each field's tree
-    by its offset.  A spec's text is raw: its runs' cooked and raw texts are the same."""
+def site_args(parts: tuple[Piece, ...], values: dict[int, ast.expr], text: str) -> tuple[Run | Hole, ...]:
+    """The runs and holes of ``parts`` (a tag string's body or a format spec), as the generator
+    emits them: adjacent literal parts are one run, and a debug field's text ends the run before
+    its hole.  ``values``: each field's tree by its offset."""
     out: list[Run | Hole] = []
-    parts = field.spec or ()
     first = -1  # where the current run starts
     for index, part in enumerate(parts):
         if isinstance(part, Literal):
@@ -167,30 +168,45 @@ def spec_args(field: Field, values: dict[int, ast.expr], text: str) -> tuple[Run
         if part.debug is not None and first < 0:
             first = index
         if first >= 0:
-            out.append(_spec_run(parts, first, index + 1 if part.debug is not None else index, text))
+            out.append(_run(parts, first, index + 1 if part.debug is not None else index, text))
             first = -1
-        inner = None if part.spec is None else spec_args(part, values, text)
+        inner = None if part.spec is None else site_args(part.spec, values, text)
         out.append(Hole(part, values[part.span.start], part.expr, inner))
     if first >= 0:
-        out.append(_spec_run(parts, first, len(parts), text))
+        out.append(_run(parts, first, len(parts), text))
     return tuple(out)
 
 
-def _spec_run(parts: tuple[Piece, ...], first: int, last: int, text: str) -> Run:
-    merged = "".join(p.raw if isinstance(p, Literal) else p.debug or "" for p in parts[first:last])
-    return make_run(merged, merged, parts, first, last, text)
+def spec_args(field: Field, values: dict[int, ast.expr], text: str) -> tuple[Run | Hole, ...]:
+    """The runs and holes of ``field``'s format spec (not None).  A spec's text is raw: its
+    runs' cooked and raw texts are the same."""
+    return site_args(field.spec or (), values, text)
+
+
+def _run(parts: tuple[Piece, ...], first: int, last: int, text: str) -> Run:
+    pieces = parts[first:last]
+    cooked = "".join(p.cooked if isinstance(p, Literal) else p.debug or "" for p in pieces)
+    raw = "".join(p.raw if isinstance(p, Literal) else p.debug or "" for p in pieces)
+    return make_run(cooked, raw, parts, first, last, text)
 
 
 class Site:
-    """One tag string: what its tag receives, where it stands, and what it is nested in."""
+    """One tag string: what its tag receives, where it stands, and what it is nested in.
 
-    __slots__ = ("tag", "name", "parent", "args", "at", "source", "path", "enclosing", "call", "_chain", "_holes")
+    The generator records references only (the model, the fields' trees by offset, the
+    path); ``args`` are built from them when first asked (a consumer that never reads
+    them, the mypy plugin, pays nothing for them)."""
+
+    __slots__ = (
+        "tag", "name", "parent", "at", "source", "path", "enclosing", "call",
+        "_values", "_args", "_chain", "_holes",
+    )
 
     def __init__(
         self,
         tag: TagString,
         name: ast.Name,
-        args: tuple[Run | Hole, ...],
+        values: dict[int, ast.expr],
         at: Position,
         source: SourceText,
         path: tuple[ast.AST, ...],
@@ -199,7 +215,8 @@ class Site:
         self.tag = tag  # the model
         self.name = name  # the tag expression, at its position
         self.parent: Site | None = None  # the tag string this one is nested in
-        self.args = args  # in the order the tag receives them
+        self._values = values  # each field's tree (nested tag strings desugared), by the field's offset
+        self._args: tuple[Run | Hole, ...] | None = None
         self.at = at  # the generated call's position (line, col, end_line, end_col; byte columns)
         self.source = source
         #: the nodes the generator walked through to reach it (see ``TagCall.path``)
@@ -209,6 +226,13 @@ class Site:
         self.call: ast.expr | None = None
         self._chain: tuple[ast.AST, ...] | None = None
         self._holes: tuple[Hole, ...] | None = None
+
+    @property
+    def args(self) -> tuple[Run | Hole, ...]:
+        """What the tag receives, in order: a ``Run`` per ``Decoded``, a ``Hole`` per ``Interpolation``."""
+        if self._args is None:
+            self._args = site_args(self.tag.parts, self._values, self.source.text)
+        return self._args
 
     def __repr__(self) -> str:
         return f"<Site {self.tag.tag}{self.tag.quote}...{self.tag.quote} at {self.at[0]}:{self.at[1]}>"
