@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from tagstr_runtime.analysis.languages import (
         LanguageOptions, MissingParser, check_language, language_name,
     )
-    from tagstr_runtime.analysis.languages.declared import ModuleDeclarations, declared_language
+    from tagstr_runtime.analysis.languages.declared import LanguageResolver
     from tagstr_runtime.analysis.languages.templates import template_of_site, template_of_tstring
     from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver, annotation_says_tag
     from tagstr_runtime.analysis.findings import Finding, argumentless_super, assignment_expressions, class_variables
@@ -113,8 +113,7 @@ _LAZY = {
     "MissingParser": "analysis.languages",
     "check_language": "analysis.languages",
     "language_name": "analysis.languages",
-    "ModuleDeclarations": "analysis.languages.declared",
-    "declared_language": "analysis.languages.declared",
+    "LanguageResolver": "analysis.languages.declared",
     "template_of_site": "analysis.languages.templates",
     "template_of_tstring": "analysis.languages.templates",
 }
@@ -169,7 +168,6 @@ __all__ = [
     "CHECKER_MODULE",
     "class_variables",
     "CompileWarning",
-    "declared_language",
     "decode_source",
     "DECODED_TYPE",
     "Desugaring",
@@ -186,12 +184,12 @@ __all__ = [
     "KEYWORDS_BEFORE_STRING",
     "language_name",
     "LanguageOptions",
+    "LanguageResolver",
     "Literal",
     "located",
     "mask_text",
     "MissingParser",
     "ModuleAnalysis",
-    "ModuleDeclarations",
     "ModuleFinder",
     "parse",
     "ParseResult",

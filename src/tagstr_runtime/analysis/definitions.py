@@ -58,7 +58,9 @@ class TagDefinition:
 
     ``wrappers``: the names of the decorators and wrapping calls met on the
     way (``accepts_template``...); ``steps``: how the name led here (imports,
-    aliases, factory calls); ``reason``: why nothing can be known (``UNKNOWN``).
+    aliases, factory calls; for ``UNKNOWN``, up to where it stopped: the import
+    of a module outside the tree, the statement binding it, such as a type
+    alias); ``reason``: why nothing can be known (``UNKNOWN``).
     """
 
     def __init__(
@@ -226,7 +228,8 @@ class TagResolver:
             return self.imported(module, node, name, depth)
         if isinstance(node, ast.arg):
             return TagDefinition(UNKNOWN, reason=f"{name!r} is a parameter")
-        return TagDefinition(UNKNOWN, reason=f"{name!r} is bound by a {type(node).__name__.lower()} statement")
+        return TagDefinition(UNKNOWN, reason=f"{name!r} is bound by a {type(node).__name__.lower()} statement",
+                             steps=(Step("statement", node, module),))
 
     def value(self, module: ModuleAnalysis, value: ast.expr, depth: int) -> TagDefinition:
         """What the expression ``value`` (a node of ``module.tree``) evaluates to, as a tag."""
@@ -300,7 +303,7 @@ class TagResolver:
                 dotted = alias.name if alias.asname else alias.name.partition(".")[0]
                 target = self._module(module, dotted, 0)
                 if target is None:
-                    return TagDefinition(UNKNOWN, reason=f"module {dotted!r} is not in the tree")
+                    return TagDefinition(UNKNOWN, reason=f"module {dotted!r} is not in the tree", steps=(step,))
                 return TagDefinition(MODULE, None, target, steps=(step,))
             return TagDefinition(UNKNOWN, reason=f"{name!r} not found in the import")
         source = "." * node.level + (node.module or "")
@@ -309,7 +312,8 @@ class TagResolver:
                 continue
             target = self._module(module, node.module, node.level)
             if target is None:
-                return TagDefinition(UNKNOWN, reason=f"imported from {source!r}, which is not in the tree")
+                return TagDefinition(UNKNOWN, reason=f"imported from {source!r}, which is not in the tree",
+                                     steps=(step,))
             found = self.resolve_top_level(target, alias.name, depth + 1)
             if found.kind == UNKNOWN and not target.scopes.module_bindings(alias.name):
                 submodule = self._module(module, ".".join(filter(None, (node.module, alias.name))), node.level)
