@@ -9,9 +9,9 @@ from .tags import html as h
 
 def view(name: str, table: str) -> list[str]:
     return [
-        h(t"<p>{name}</span>"),  # TAG101:25
+        h(t"<p>{name}</span>"),  # TAG101:22
         query(t"SELECT * FROM {table}"),  # TAG202:31
-        tags.html(t"<p title={name}>x</p>"),  # TAG110:31
-        tagmod.sql(t"SELECT a FROM b WHERE c = '{name}'"),  # TAG204:48
+        tags.html(t"<p title={name}>x</p>"),  # TAG110:30
+        tagmod.sql(t"SELECT a FROM b WHERE c = '{name}'"),  # TAG204:49
         tags.plain(t"<p>{name}</span>"),  # declares no language
     ]
