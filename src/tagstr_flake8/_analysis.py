@@ -320,12 +320,6 @@ def walk_interpolation(
 ) -> Iterator[ast.AST]:
     """The nodes of an interpolation's expression, not entering nested tag strings' lambdas
     (nor the nodes for which ``into`` is false)."""
-    todo: list[ast.AST] = [func.body]
-    while todo:
-        node = todo.pop()
-        yield node
-        if not into(node):
-            continue
-        for child in ast.iter_child_nodes(node):
-            if not tagfile.is_generated(child):
-                todo.append(child)
+    from tagstr_runtime.frontend import expression_nodes
+
+    return expression_nodes(func.body, tagfile.is_generated, into)

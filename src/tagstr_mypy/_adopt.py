@@ -1,5 +1,7 @@
 """Swap the desugared tree into the ``MypyFile`` mypy built from the placeholder.
 
+``swap`` runs where the semantic analyzer enters the module (``_swap_point``).
+
 mypy's native parser does reachability analysis (``if sys.version_info``,
 ``TYPE_CHECKING``) and its first-pass renaming while building the tree; a tree
 from the stdlib-``ast`` converter needs both done here, as mypy does for its
@@ -8,12 +10,44 @@ own stdlib-``ast`` parser in ``State.semantic_analysis_pass1``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from mypy.nodes import MypyFile
 from mypy.options import Options
 from mypy.renaming import LimitedVariableRenameVisitor, VariableRenameVisitor
 from mypy.semanal_pass1 import SemanticAnalyzerPreAnalysis
 
-__all__ = ["adopt", "module_options"]
+from tagstr_mypy import _builds, _parse_hook, _swap_point
+from tagstr_mypy._build_state import BuildState
+
+__all__ = ["adopt", "enter_module", "module_options", "swap"]
+
+
+def enter_module(args: tuple[Any, ...], kwds: dict[str, Any]) -> None:
+    """Before ``SemanticAnalyzer.file_context(file_node, options)``: swap the
+    module's tree in, if one waits for it."""
+    options = args[2] if len(args) > 2 else kwds.get("options")
+    file_node = args[1] if len(args) > 1 else kwds.get("file_node")
+    # the module's options share the build's lists (_builds)
+    if isinstance(options, Options) and isinstance(file_node, MypyFile):
+        build = _builds.build_of(options.always_true, options.always_false)
+        if build is not None and build.state.pending:
+            swap(build.state, file_node, options)
+    if not _builds.any_pending():
+        _swap_point.disarm()  # until a parse leaves a tree waiting
+
+
+def swap(state: BuildState, file: MypyFile, options: Options) -> bool:
+    """Put the tree waiting for ``file`` in place (``options``: the module's);
+    False when none waits."""
+    pending = state.pending.get(file.path)
+    if pending is None or "__name__" in file.names:
+        # (a tree whose top level was analysed already is an older tree of the
+        # file: dmypy keeps one while a blocking error stops an update)
+        return False
+    del state.pending[file.path]
+    adopt(file, _parse_hook.convert(pending, file.path, options), options)
+    return True
 
 
 def module_options(options: Options, module: str, text: str) -> Options:
@@ -39,9 +73,3 @@ def adopt(file: MypyFile, tree: MypyFile, options: Options) -> None:
         tree.accept(VariableRenameVisitor())
     file.defs = tree.defs
     file.imports = tree.imports
-    if file.raw_data is not None:
-        # A parallel build: the coordinator keeps only imports and ships the
-        # native bytes to a worker, which would rebuild the placeholder tree.
-        # Without bytes, the worker parses the file itself (see
-        # _parse_hook.use_stdlib_parser_in_worker).
-        file.raw_data = None

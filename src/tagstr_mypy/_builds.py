@@ -17,7 +17,8 @@ what it is given, which always comes from the calling build's ``Options``:
   ``ast``, to the parse hook's marker bound to the build's options (another
   tool's transform still runs first).
 
-Either way the parse hook learns the calling build's options.
+Either way the parse hook learns the calling build: its options, and the
+``BuildState`` of its plugin, where the trees and texts it makes are kept.
 """
 
 from __future__ import annotations
@@ -25,18 +26,28 @@ from __future__ import annotations
 import functools
 import threading
 import weakref
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
-__all__ = ["build_options", "register"]
+from tagstr_mypy._build_state import BuildState
+
+__all__ = ["Build", "any_pending", "build_of", "register"]
+
+
+class Build(NamedTuple):
+    options: Any  # mypy's global Options of the build
+    state: BuildState  # its plugin's
+
 
 _lock = threading.RLock()  # re-entrant: a finalizer may run inside a locked block
-#: id of a list of a live plugin build's options -> [the list (keeps its id), builds sharing it, options]
+#: id of a list of a live plugin build's options -> [the list (keeps its id), builds
+#: sharing it, the Build that registered it last]
 _LISTS: dict[int, list[Any]] = {}
 _MARKER = "_tagstr_marks_source"
 
 
-def register(plugin: object, options: Any, mark: Callable[[Any, Any], Any]) -> None:
-    """Recognise the parse calls of ``options``' build while ``plugin`` lives.
+def register(plugin: object, options: Any, state: BuildState, mark: Callable[[Any, Any], Any]) -> None:
+    """Recognise the parse calls of ``options``' build while ``plugin`` (whose
+    state is ``state``) lives.
 
     ``mark(options, source)`` becomes ``options.transform_source`` for the stdlib parser.
     """
@@ -44,9 +55,12 @@ def register(plugin: object, options: Any, mark: Callable[[Any, Any], Any]) -> N
     for section in options.per_module_options.values():
         lists.extend(section[key] for key in ("always_true", "always_false") if key in section)
     keys = [id(found) for found in lists]
+    build = Build(options, state)
     with _lock:
         for found in lists:
-            _LISTS.setdefault(id(found), [found, 0, options])[1] += 1
+            entry = _LISTS.setdefault(id(found), [found, 0, build])
+            entry[1] += 1
+            entry[2] = build
     weakref.finalize(plugin, _unregister, keys)
     previous = options.transform_source
     if not options.native_parser and not getattr(previous, _MARKER, False):
@@ -64,11 +78,18 @@ def _unregister(keys: list[int]) -> None:
                 del _LISTS[key]
 
 
-def build_options(parse_kwargs: dict[str, Any]) -> Any:
-    """The options of the plugin build a native parse call (its keyword
-    arguments) comes from; None for a build without the plugin."""
-    entry = _LISTS.get(id(parse_kwargs.get("always_true"))) or _LISTS.get(id(parse_kwargs.get("always_false")))
+def build_of(always_true: object, always_false: object) -> Build | None:
+    """The plugin build whose options (a module's included) hold these lists: a
+    native parse call gets them as keyword arguments; None for a build without
+    the plugin."""
+    entry = _LISTS.get(id(always_true)) or _LISTS.get(id(always_false))
     return None if entry is None else entry[2]
+
+
+def any_pending() -> bool:
+    """Whether a tree waits in any live plugin build of the process."""
+    with _lock:
+        return any(entry[2].state.pending for entry in _LISTS.values())
 
 
 def _chained(previous: Callable[[Any], Any], mark: Callable[[Any], Any]) -> Callable[[Any], Any]:

@@ -30,6 +30,8 @@ interpolation's expression are mypy's own and pass unchanged.
 
 from __future__ import annotations
 
+from typing import Final
+
 from mypy.checker import TypeChecker
 from mypy.nodes import ARG_POS, ARG_STAR, CallExpr, LambdaExpr, NameExpr
 from mypy.plugin import FunctionSigContext
@@ -49,6 +51,7 @@ from mypy.types import (
     get_proper_type,
 )
 
+from tagstr_mypy._build_state import BuildState, remember
 from tagstr_mypy._call_errors import CALLEE, CallErrors
 from tagstr_mypy._deprecated import deprecation_in_user_terms
 from tagstr_mypy._fields import is_spec
@@ -56,57 +59,52 @@ from tagstr_mypy._other_plugins import own_signature
 from tagstr_mypy._signatures import formal_at
 from tagstr_mypy._tag_call import TagCall, checker_ready, flatten, interpolation_value
 
-__all__ = ["forget_formals", "tag_signature_callback"]
-
-# For one build or dmypy update, as the tag verdicts: a parameter's type -> what
-# a lambda is checked against there (None: no exact exchange); and (the tag's
-# signature, the tag string's shape) -> the signature mypy gets, by identity
-# (a module calls the same tag object with the same shapes many times; the key
-# objects are held, so that no id is reused while its entry lives)
-_LAMBDA_FORMALS: dict[Type, Type | None] = {}
-_SIGNATURES: dict[tuple[int, tuple[int, ...]], tuple[object, CallableType | None]] = {}
+__all__ = ["tag_signature_callback"]
 
 
-def forget_formals() -> None:
-    _LAMBDA_FORMALS.clear()
-    _SIGNATURES.clear()
-
-
-def tag_signature_callback(ctx: FunctionSigContext) -> FunctionLike:
+def tag_signature_callback(state: BuildState, ctx: FunctionSigContext) -> FunctionLike:
     api = ctx.api
     assert isinstance(api, TypeChecker)
     call = ctx.context
     if not isinstance(call, CallExpr) or not call.args or not checker_ready(api):
         return ctx.default_signature
-    errors = CallErrors.install(api.msg.errors)
+    errors = CallErrors.install(api.msg.errors, state)
     errors.signed.discard(id(call))  # until this call gets the tag's own signature
     tag_expr = call.args[0]
-    tag_type = get_proper_type(api.expr_checker.accept(tag_expr))
+    # typed as mypy types a callee (always_allow_any: --disallow-any-expr spares it)
+    tag_type = get_proper_type(api.expr_checker.accept(tag_expr, always_allow_any=True))
+    errors.callee(api, tag_expr, tag_type)
     if isinstance(tag_type, AnyType):
         return ctx.default_signature
     name = tag_expr.name if isinstance(tag_expr, NameExpr) else "?"
     args = call.args[1:]
     shape = tuple(_SPEC if is_spec(arg) else _LAMBDA if isinstance(arg, LambdaExpr) else _DECODED for arg in args)
     tag_args = [arg for arg, kind in zip(args, shape) if kind != _SPEC]
-    probe = TagCall(api, call, tag_expr, tag_type, name, tag_args, [])
+    probe = TagCall(state, api, call, tag_expr, tag_type, name, tag_args, [])
     if probe.verdict() is not None:
         return ctx.default_signature  # accepts anything: the function hook rejects the tag
-    own = own_signature(api, tag_expr, tag_type, tag_args, call)
+    own = own_signature(state, api, tag_expr, tag_type, tag_args, call)
     if own is None:
         return ctx.default_signature
     leading = ctx.default_signature
     assert isinstance(leading, CallableType)
     items = []
+    # one signature passing the verdict takes a Decoded at every position: the
+    # literal parts need no check (and give no type variable a constraint)
+    literal_fits = len(own.items) == 1 and not own.items[0].variables
     for item in own.items:
-        key = (id(item), shape)  # (the leading parameter is tag_call's: one per build)
-        found = _SIGNATURES.get(key)
+        # by identity (a module calls the same tag object with the same shapes many
+        # times; the item is held, so its id is not reused while the entry lives);
+        # the leading parameter is tag_call's: one per build
+        key = (id(item), shape)
+        found = state.signatures.get(key)
         if found is not None and found[0] is item:
             signature = found[1]
         else:
-            signature = per_argument(api, item, leading, shape, probe.declared("any_interpolation"))
-            if len(_SIGNATURES) > 4096:
-                _SIGNATURES.clear()
-            _SIGNATURES[key] = (item, signature)
+            signature = per_argument(
+                state, api, item, leading, shape, probe.declared("any_interpolation"), literal_fits
+            )
+            remember(state.signatures, key, (item, signature))
         if signature is None:
             return ctx.default_signature  # the function hook tries the tag itself
         items.append(signature)
@@ -125,26 +123,30 @@ _DECODED, _LAMBDA, _SPEC = 0, 1, 2
 
 
 def per_argument(
-    api: TypeChecker, signature: CallableType, leading: CallableType, shape: tuple[int, ...],
-    interpolation: Type,
+    state: BuildState, api: TypeChecker, signature: CallableType, leading: CallableType, shape: tuple[int, ...],
+    interpolation: Type, literal_fits: bool = False,
 ) -> CallableType | None:
     """``signature`` as mypy should check a tag string's arguments against it
     (``shape``: what each argument is): the tag first, then one positional
     parameter per argument (a lambda's exchanged, a spec's ``object``); never
     a class's constructor (mypy would then hook the call by the class's
-    name).  None: no exact exchange.  ``interpolation``: ``Interpolation[Any]``."""
+    name).  None: no exact exchange.  ``interpolation``: ``Interpolation[Any]``;
+    ``literal_fits``: the literal parts are known to fit (``object`` for them)."""
     arg_types: list[Type] = [leading.arg_types[0]]
+    anything = api.named_type("builtins.object")
     position = 0
     for kind in shape:
         if kind == _SPEC:
-            arg_types.append(api.named_type("builtins.object"))
+            arg_types.append(anything)
             continue
         formal = formal_at(signature, position)
         position += 1
         if formal is None:
             return None
-        if kind == _LAMBDA:
-            formal = lambda_formal(api, formal, interpolation)
+        if kind == _DECODED and literal_fits:
+            formal = anything
+        elif kind == _LAMBDA:
+            formal = lambda_formal(state, api, formal, interpolation)
             if formal is None:
                 return None
         arg_types.append(formal)
@@ -174,24 +176,23 @@ def _rest_optional(signature: CallableType, given: int) -> bool:
     return True
 
 
-def lambda_formal(api: TypeChecker, formal: Type, interpolation: Type) -> Type | None:
+def lambda_formal(state: BuildState, api: TypeChecker, formal: Type, interpolation: Type) -> Type | None:
     """What ``lambda: expr`` is checked against where the tag takes ``formal``:
     ``Interpolation[X]`` exchanged for ``Callable[[], X]``; None when the lambda
     and the wrapper would not fare alike."""
-    if formal in _LAMBDA_FORMALS:
-        return _LAMBDA_FORMALS[formal]
+    if formal in state.lambda_formals:
+        return state.lambda_formals[formal]
     items: list[Type] = []
+    neither: list[Type] = []  # what neither fits (a literal part's type): no context, no match
     exact = True
     for item in flatten(formal):
         exchanged = _exchanged(api, item, interpolation)
         if exchanged is None:
             exact = False
             break
-        items.append(exchanged)
-    found = UnionType.make_union(items) if exact else None
-    if len(_LAMBDA_FORMALS) > 4096:
-        _LAMBDA_FORMALS.clear()
-    _LAMBDA_FORMALS[formal] = found
+        (neither if exchanged is _NEITHER else items).append(item if exchanged is _NEITHER else exchanged)
+    found = UnionType.make_union(items or neither) if exact else None
+    remember(state.lambda_formals, formal, found)
     return found
 
 
@@ -210,4 +211,8 @@ def _exchanged(api: TypeChecker, item: ProperType, interpolation: Type) -> Type 
     thunk = CallableType([], [], [], AnyType(TypeOfAny.special_form), function)
     if is_subtype(thunk, item) or is_subtype(interpolation, item):
         return None  # one of them fits where the other may not
-    return item  # neither fits: a literal part's type, say
+    return _NEITHER  # neither fits: a literal part's type, say
+
+
+#: what ``_exchanged`` says of a type that neither a lambda nor an interpolation fits
+_NEITHER: Final = AnyType(TypeOfAny.special_form)

@@ -12,8 +12,12 @@ from typing import Callable, Final
 from mypy.checker import TypeChecker
 from mypy.errorcodes import DEPRECATED, RETURN_VALUE
 from mypy.errors import ErrorInfo, Errors, ErrorWatcher
-from mypy.nodes import CallExpr
+from mypy.checkexpr import has_any_type
+from mypy.messages import format_type
+from mypy.nodes import CallExpr, Context
+from mypy.types import AnyType, ProperType
 
+from tagstr_mypy._build_state import BuildState
 from tagstr_mypy._fields import lambda_of
 
 __all__ = ["CALLEE", "CallErrors"]
@@ -48,21 +52,34 @@ class CallErrors:
         # at a tag string's call: how its deprecation errors are re-worded (mypy
         # reports a deprecated overload once the call is checked, after the hooks)
         self.rewording: dict[tuple[str, int, int], Callable[[list[ErrorInfo]], None]] = {}
+        # each tag string's tag expression: the callee of the call it stands
+        # for, which --disallow-any-expr never judges (mypy accepts a callee
+        # with always_allow_any); as tag_call's first argument it would
+        # (position -> the message it would get)
+        self.callees: dict[tuple[str, int, int], str] = {}
 
     @classmethod
-    def install(cls, errors: Errors) -> CallErrors:
+    def install(cls, errors: Errors, state: BuildState) -> CallErrors:
+        """The build's own (``state``'s), at the bottom of ``errors``' watchers."""
         # mypy's classes are compiled: a watcher is told apart by identity, not subclass
-        found = _INSTALLED.get(id(errors))
+        found = state.call_errors
         watchers = errors._watchers
-        if found is not None and watchers and watchers[0] is found[0]:
-            return found[1]
+        if found is not None and found[0] is errors and watchers and watchers[0] is found[1]:
+            return found[2]
         owner = cls()
         # filter_deprecated: deprecation errors reach a watcher only if it asks
         watcher = ErrorWatcher(errors, filter_errors=owner.drops, filter_deprecated=True)
         watchers.insert(0, watcher)
-        _INSTALLED.clear()  # one build at a time; an older one's Errors is gone
-        _INSTALLED[id(errors)] = (watcher, owner)
+        state.call_errors = (errors, watcher, owner)
         return owner
+
+    def callee(self, api: TypeChecker, tag_expr: Context, tag_type: ProperType) -> None:
+        """``tag_expr`` (of type ``tag_type``) is a callee: no ``--disallow-any-expr``
+        error about it.  (A tag typed ``Any`` is left alone: the call's result is
+        ``Any`` too, at the same position, with the same message, printed once.)"""
+        if api.options.disallow_any_expr and not isinstance(tag_type, AnyType) and has_any_type(tag_type):
+            message = f'Expression type contains "Any" (has type {format_type(tag_type, api.options)})'
+            self.callees[(api.path, tag_expr.line, tag_expr.column)] = message
 
     def expect(
         self, api: TypeChecker, call: CallExpr, record: bool,
@@ -120,6 +137,8 @@ class CallErrors:
             # prints identical errors once)
             reword([info])
             return False
+        if self.callees.get(at) == info.message:
+            return True
         ours = self.about_the_call(at, info)
         if ours:
             self.dropping = at
@@ -143,6 +162,3 @@ class CallErrors:
         if watcher in watchers:
             watchers.remove(watcher)
         return bool(failed)
-
-
-_INSTALLED: dict[int, tuple[ErrorWatcher, CallErrors]] = {}

@@ -92,6 +92,7 @@ class Rejection(NamedTuple):
     arg_types: list[Type]
     decoded: Type  # the type of every literal part
     interpolation: Type  # Interpolation[Any]
+    texts: dict[tuple[int, int], str]  # the interpolations' source texts (_fields.expr_text)
 
     def explain(self, error: ErrorInfo | None) -> None:
         """Add the notes to ``error`` (None: the error was not reported)."""
@@ -129,7 +130,7 @@ class Rejection(NamedTuple):
 
     def interpolation_text(self, arg: Expression) -> str | None:
         """An interpolation's source text; None for a literal part."""
-        return expr_text(self.api, arg)
+        return expr_text(self.texts, arg)
 
     def shapes(self) -> list[str]:
         shapes = list(SHAPES)

@@ -18,7 +18,7 @@ from mypy.types import AnyType, CallableType, Instance, TupleType, Type, TypeOfA
 
 from tagstr_runtime.frontend import INTERPOLATION_TYPE
 
-from tagstr_mypy._tree import DECODED_NAME, EXPRESSIONS
+from tagstr_mypy._tree import DECODED_NAME
 
 __all__ = ["expr_text", "flat_types", "interpolation_type", "is_spec", "lambda_of", "slot_type", "typeinfo"]
 
@@ -33,11 +33,12 @@ def is_spec(arg: Expression) -> bool:
     return not isinstance(arg, LambdaExpr) and not (isinstance(arg, NameExpr) and arg.name == DECODED_NAME)
 
 
-def expr_text(api: TypeChecker, arg: Expression) -> str | None:
-    """An interpolation's source text; None for a literal part."""
+def expr_text(texts: dict[tuple[int, int], str], arg: Expression) -> str | None:
+    """An interpolation's source text (``texts``: the file's, ``BuildState.expressions``);
+    None for a literal part."""
     if not isinstance(arg, LambdaExpr):
         return None
-    return EXPRESSIONS.get(api.path, {}).get((arg.line, arg.column), "?")
+    return texts.get((arg.line, arg.column), "?")
 
 
 def flat_types(ctx: FunctionContext) -> list[Type]:

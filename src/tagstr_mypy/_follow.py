@@ -5,17 +5,20 @@ whose types come from ``tagstr_runtime._types``; the hook on
 ``tagstr_runtime._checker.tag_call`` only fires when mypy analyses them.
 ``--follow-imports=skip`` would make them ``Any`` (no tag string checked), and
 ``error`` reports them with no line.  So the plugin gives these two private
-modules a section of their own, as a user would write it::
+modules options of their own, as a section would::
 
     [mypy-tagstr_runtime._checker]
-    follow_imports = silent        # only when some section says skip or error
+    follow_imports = silent        # only when the module would get skip or error
     ignore_missing_imports = True  # a missing runtime gets the parse hook's message instead
 
 The user's own imports (``from tagstr_runtime import html``) keep the user's
-settings, and a build without tag strings never imports these modules.  The
-sections must not show up under ``--warn-unused-configs`` in such a build:
-``mark_used`` asks mypy for their options once per build, which is how mypy
-learns that a section is used.
+settings, and a build without tag strings never imports these modules.
+
+The options go into mypy's per-module cache (what ``clone_for_module``
+answers), not into ``per_module_options``: dmypy compares the public options
+of each ``dmypy run`` with those the daemon started with (restarting when they
+differ), and ``--warn-unused-configs`` lists the sections a build never used;
+neither sees this cache.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from typing import Any
 
 from tagstr_runtime.frontend import CHECKER_MODULE, DECODED_TYPE, INTERPOLATION_TYPE
 
-__all__ = ["MODULES", "add_sections", "mark_used"]
+__all__ = ["MODULES", "add_options"]
 
 #: the modules the checker tree's names and types live in
 MODULES: tuple[str, ...] = tuple(
@@ -33,20 +36,15 @@ MODULES: tuple[str, ...] = tuple(
 _NOT_FOLLOWED = ("skip", "error")
 
 
-def add_sections(options: Any) -> None:
+def add_options(options: Any) -> None:
     """Before mypy computes any module's options (the plugin's ``__init__``)."""
-    sections = options.per_module_options
-    not_followed = options.follow_imports in _NOT_FOLLOWED or any(
-        section.get("follow_imports") in _NOT_FOLLOWED for section in sections.values()
-    )
+    if options._per_module_cache is None:
+        options.build_per_module_cache()
+    unused = options.get_unused_configs()  # clone_for_module below uses no section
     for module in MODULES:
-        section = sections.setdefault(module, {})
-        section["ignore_missing_imports"] = True
-        if not_followed:
-            section["follow_imports"] = "silent"
-
-
-def mark_used(options: Any) -> None:
-    """Once mypy computes module options (any hook after the build started)."""
-    for module in MODULES:
-        options.clone_for_module(module)
+        own = options.clone_for_module(module)
+        changes: dict[str, object] = {"ignore_missing_imports": True}
+        if own.follow_imports in _NOT_FOLLOWED:
+            changes["follow_imports"] = "silent"
+        options._per_module_cache[module] = own.apply_changes(changes)
+    options._unused_configs = unused

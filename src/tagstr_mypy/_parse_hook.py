@@ -11,9 +11,10 @@ Two Python-level entry points reach every parse:
   text instead (each tag string overwritten by a same-length call, so imports,
   ``# type: ignore`` comments and inline ``# mypy:`` options come out at their
   original lines), and mypy's own stdlib-``ast`` converter builds the real tree
-  from the desugared ``ast``.  That tree waits in ``PENDING`` until
-  ``TagstrPlugin.get_additional_deps`` swaps it into the ``MypyFile``: the
-  first hook that sees the parsed file, before semantic analysis.
+  from the desugared ``ast``.  That tree waits in the build's
+  ``BuildState.pending`` until it is swapped into the module's ``MypyFile``
+  (``_adopt.swap``: when mypy computes the module's dependencies, or where the
+  semantic analyzer enters it, which every path to a checked module goes through).
 * ``ast.parse``, called by mypy's stdlib-``ast`` parser (``--no-native-parser``
   and parallel workers, see ``use_stdlib_parser_in_worker``): on a
   ``SyntaxError`` it returns the desugared tree when the source has tag strings.
@@ -33,13 +34,11 @@ import threading
 from typing import Any, Callable, NamedTuple
 
 from tagstr_runtime.frontend import TagSyntaxError, decode_source, strict, wrap_once
-from tagstr_mypy import _builds
+from tagstr_mypy import _builds, _swap_point
+from tagstr_mypy._build_state import BuildState
 from tagstr_mypy._environment import missing_runtime
 
-__all__ = ["PENDING", "Pending", "convert", "install", "use_stdlib_parser_in_worker"]
-
-#: path -> the desugared tree built for it, waiting for ``get_additional_deps``
-PENDING: dict[str, Pending] = {}
+__all__ = ["Pending", "convert", "install", "use_stdlib_parser_in_worker"]
 
 _lock = threading.RLock()
 _native_parse: Callable[..., Any] | None = None
@@ -52,8 +51,9 @@ _char_columns = False
 _in_worker = False
 
 
-def install(plugin: object, options: Any) -> None:
-    """Take part in the parses of ``options``' build (mypy's global options) while ``plugin`` lives.
+def install(plugin: object, options: Any, state: BuildState) -> None:
+    """Take part in the parses of ``options``' build (mypy's global options) while
+    ``plugin`` (whose state is ``state``) lives.
 
     The native parser is wrapped once per process; the wrapper passes other
     builds' calls straight through.  ``ast.parse`` is wrapped per parse.
@@ -66,7 +66,7 @@ def install(plugin: object, options: Any) -> None:
         else:
             wrap_once(ast_serialize, "parse", _make_native, tool=_TOOL,
                       feature="tag strings with the native parser (--no-native-parser still has them)")
-        _builds.register(plugin, options, _mark_source)
+        _builds.register(plugin, options, state, _mark_source)
 
 
 _TOOL = "tagstr_mypy"
@@ -127,13 +127,13 @@ def use_stdlib_parser_in_worker(options: Any) -> None:
 
 def _parse_native(fnam: str, source: str | bytes | None = None, *args: Any, **kwargs: Any) -> Any:
     assert _native_parse is not None
-    options = _builds.build_options(kwargs)
-    if options is None:  # a build without the plugin
+    build = _builds.build_of(kwargs.get("always_true"), kwargs.get("always_false"))
+    if build is None:  # a build without the plugin
         return _native_parse(fnam, source, *args, **kwargs)
-    # Each parse of a file replaces what an earlier one left: a build that a
-    # blocking error aborted before get_additional_deps must not leave a tree
-    # for the next build (dmypy, mypy.api.run twice) to swap in.
-    PENDING.pop(fnam, None)
+    # Each parse of a file replaces what an earlier one left: an update that a
+    # blocking error aborted before the swap must not leave a tree for the next
+    # update (dmypy) to swap in.
+    build.state.pending.pop(fnam, None)
     result = _native_parse(fnam, source, *args, **kwargs)
     if fnam.endswith(".pyi"):
         return result
@@ -145,7 +145,7 @@ def _parse_native(fnam: str, source: str | bytes | None = None, *args: Any, **kw
     ):
         return result
     try:
-        return _tag_strings_native(result, fnam, source, options, args, kwargs)
+        return _tag_strings_native(result, fnam, source, build, args, kwargs)
     except Exception as exc:  # a bug of ours must not become a mypy crash
         if strict():
             raise
@@ -153,7 +153,7 @@ def _parse_native(fnam: str, source: str | bytes | None = None, *args: Any, **kw
 
 
 def _tag_strings_native(
-    result: Any, fnam: str, source: str | bytes | None, options: Any, args: Any, kwargs: dict[str, Any]
+    result: Any, fnam: str, source: str | bytes | None, build: _builds.Build, args: Any, kwargs: dict[str, Any]
 ) -> Any:
     assert _native_parse is not None
     if source is None:
@@ -184,8 +184,10 @@ def _tag_strings_native(
     if _blocking(native[1]):  # the native parser rejects what CPython accepted: its errors stand
         return native
     skip_bodies = bool(kwargs.get("skip_function_bodies", args[0] if args else False))
-    PENDING[fnam] = Pending(built.tree, skip_bodies, text)
-    missing = missing_runtime(options)
+    build.state.pending[fnam] = Pending(built.tree, skip_bodies, text)
+    build.state.expressions[fnam] = built.expressions
+    _swap_point.arm()
+    missing = missing_runtime(build.options)
     if missing is None:
         return native
     at = built.desugaring.source.pos(built.desugaring.tag_strings[0].span.start)
@@ -238,7 +240,8 @@ def _running_python_only(
 
 
 class Pending(NamedTuple):
-    """A desugared tree waiting for ``get_additional_deps``, which knows the module's name."""
+    """A desugared tree waiting for the module's ``MypyFile`` (``_adopt.swap``),
+    converted then with the module's options."""
 
     tree: ast.Module
     strip_function_bodies: bool
@@ -326,6 +329,9 @@ def _parse_stdlib(
         raise original from None
     if built is None:
         raise original
+    build = _builds.build_of(options.always_true, options.always_false)
+    if build is not None:
+        build.state.expressions[filename] = built.expressions
     missing = None if _in_worker else missing_runtime(options)
     if missing is not None:
         # mypy's stdlib-ast parser has no other way to report: this error stops the check

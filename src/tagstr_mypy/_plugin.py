@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import sys
+import functools
 from typing import Any, Callable
 
 from mypy.nodes import MypyFile
@@ -12,8 +12,9 @@ from mypy.types import FunctionLike, Type
 
 # _errorcodes registers the tagstr-* codes: mypy reads --disable-error-code and the
 # like once the plugins are loaded, before any hook runs
-from tagstr_mypy import _errorcodes, _follow, _parse_hook  # noqa: F401
-from tagstr_mypy._adopt import adopt, module_options
+from tagstr_mypy import _errorcodes, _follow, _parse_hook, _swap_point  # noqa: F401
+from tagstr_mypy._adopt import enter_module, module_options, swap
+from tagstr_mypy._build_state import BuildState
 from tagstr_mypy._names import CHECKER_MODULE, TAG_CALL, TEMPLATE_TAG_CALL
 
 __all__ = ["TagstrPlugin", "sources_fingerprint"]
@@ -64,69 +65,78 @@ def sources_fingerprint(folders: list[str] | None = None) -> str:
 # mypy first calls a hook, which only a module with tag strings makes it do.
 
 
-def _tag_string_hook(ctx: FunctionContext) -> Type:
+def _tag_string_hook(state: BuildState, ctx: FunctionContext) -> Type:
     from tagstr_mypy._user_view import tag_string_hook
 
-    return tag_string_hook(ctx)
+    return tag_string_hook(state, ctx)
 
 
-def _tag_signature_hook(ctx: FunctionSigContext) -> FunctionLike:
+def _tag_signature_hook(state: BuildState, ctx: FunctionSigContext) -> FunctionLike:
     from tagstr_mypy._call_context import tag_signature_callback
 
-    return tag_signature_callback(ctx)
+    return tag_signature_callback(state, ctx)
 
 
-def _template_call_hook(ctx: MethodContext) -> Type:
+def _template_call_hook(state: BuildState, ctx: MethodContext) -> Type:
     from tagstr_mypy._template_call import template_call_callback
 
-    return template_call_callback(ctx)
-
-
-def _forget_verdicts() -> None:
-    verdicts = sys.modules.get("tagstr_mypy._verdicts")
-    if verdicts is not None:  # never imported: no verdict to forget
-        verdicts.forget_verdicts()
-    call_context = sys.modules.get("tagstr_mypy._call_context")
-    if call_context is not None:
-        call_context.forget_formals()
+    return template_call_callback(state, ctx)
 
 
 class TagstrPlugin(Plugin):
     def __init__(self, options: Options) -> None:
         super().__init__(options)
+        #: this build's caches; the hooks handed to mypy are bound to them
+        self.state = state = BuildState()
         _parse_hook.use_stdlib_parser_in_worker(options)
-        _parse_hook.install(self, options)
-        _follow.add_sections(options)
-        self._sections_used = False
+        _parse_hook.install(self, options, state)
+        _swap_point.install(enter_module)
+        _follow.add_options(options)
+        # mypy asks every plugin for a hook at every call, method call and
+        # operator it checks: a dictionary's ``get`` answers without running
+        # Python code (these attributes shadow the methods below, which say the same)
+        hooks: dict[str, dict[str, Callable[..., object]]] = {
+            "get_function_hook": {TAG_CALL: functools.partial(_tag_string_hook, state)},
+            "get_function_signature_hook": {TAG_CALL: functools.partial(_tag_signature_hook, state)},
+            "get_method_hook": {TEMPLATE_TAG_CALL: functools.partial(_template_call_hook, state)},
+        }
+        for name, table in hooks.items():
+            setattr(self, name, table.get)
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
-        return _tag_string_hook if fullname == TAG_CALL else None
+        return functools.partial(_tag_string_hook, self.state) if fullname == TAG_CALL else None
 
     def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
-        return _tag_signature_hook if fullname == TAG_CALL else None
+        return functools.partial(_tag_signature_hook, self.state) if fullname == TAG_CALL else None
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
-        return _template_call_hook if fullname == TEMPLATE_TAG_CALL else None
+        return functools.partial(_template_call_hook, self.state) if fullname == TEMPLATE_TAG_CALL else None
 
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
-        _forget_verdicts()
-        self._mark_sections_used()
-        pending = _parse_hook.PENDING.pop(file.path, None)
+        self.state.forget()
+        pending = self.state.pending.get(file.path)
         if pending is None:
             return []
-        options = module_options(self.options, file.fullname, pending.text)
-        adopt(file, _parse_hook.convert(pending, file.path, options), options)
+        if file.raw_data is not None:
+            # A parallel build: the coordinator keeps only imports and ships the
+            # native bytes to a worker, which would rebuild the placeholder tree.
+            # Without bytes, the worker parses the file itself (see
+            # _parse_hook.use_stdlib_parser_in_worker).
+            file.raw_data = None
+            del self.state.pending[file.path]
+        else:
+            # Swapped here when mypy computes the module's dependencies: while it
+            # loads the graph, with the cyclic collector off (the converted tree is
+            # then moved to the oldest generation with mypy's own).  A module that
+            # mypy re-parses without computing them (stale due to deps) gets its
+            # tree where the semantic analyzer enters it (_swap_point).
+            swap(self.state, file, module_options(self.options, file.fullname, pending.text))
+        # the module's tree imports the checker's stand-ins
         return [(_PRI_HIGH, CHECKER_MODULE, -1)]
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
-        self._mark_sections_used()  # a build that reads every module from the cache parses none
         # a new desugarer, plugin or checker stand-in must invalidate cached results:
         # mypy reuses a module's cached types while this value is unchanged
         from tagstr_runtime.frontend import fingerprint
 
         return {"tagstr": fingerprint(), "sources": sources_fingerprint()}
-
-    def _mark_sections_used(self) -> None:
-        if not self._sections_used:
-            self._sections_used = True
-            _follow.mark_used(self.options)

@@ -17,7 +17,27 @@ from mypy.types import (
     get_proper_types,
 )
 
-__all__ = ["formal_at", "most_positional", "signatures"]
+__all__ = ["as_called", "call_signature", "formal_at", "most_positional", "signatures"]
+
+#: where mypy's functools plugin keeps what a ``functools.partial`` object calls,
+#: the bound arguments left out: its ``__call__`` is typed ``(*args: Any, **kwargs: Any)``
+_PARTIAL = "__mypy_partial"
+
+
+def call_signature(typ: Instance) -> ProperType | None:
+    """What mypy checks a call of the object ``typ`` against: its ``__call__``, or
+    for a ``functools.partial``, what its plugin checks it against.  None: not callable."""
+    called = as_called(typ)
+    if called is not typ:
+        return called
+    return get_proper_type(find_member("__call__", typ, typ, is_operator=True))
+
+
+def as_called(typ: ProperType) -> ProperType:
+    """``typ``, or for a ``functools.partial`` what a call of it is checked against."""
+    if isinstance(typ, Instance) and typ.extra_attrs is not None and _PARTIAL in typ.extra_attrs.attrs:
+        return get_proper_type(typ.extra_attrs.attrs[_PARTIAL])
+    return typ
 
 
 def signatures(typ: ProperType) -> list[CallableType]:
@@ -26,7 +46,7 @@ def signatures(typ: ProperType) -> list[CallableType]:
     if isinstance(typ, Overloaded):
         return list(typ.items)
     if isinstance(typ, Instance):
-        call = get_proper_type(find_member("__call__", typ, typ, is_operator=True))
+        call = call_signature(typ)
         if isinstance(call, (CallableType, Overloaded)):
             return signatures(call)
     if isinstance(typ, UnionType):

@@ -48,12 +48,13 @@ from mypy.types import (
 
 from tagstr_runtime.frontend import CHECKER_MODULE, INTERPOLATION_TYPE
 
+from tagstr_mypy._build_state import BuildState
 from tagstr_mypy._errorcodes import fail_interpolation, fail_not_callable, fail_signature, fail_together
 from tagstr_mypy._explain import ARGUMENT_MESSAGE, Rejection, TypeNames
 from tagstr_mypy._call_errors import CallErrors
 from tagstr_mypy._fields import expr_text, flat_types, is_spec, lambda_of, slot_type
 from tagstr_mypy._names import TAG_CALL
-from tagstr_mypy._other_plugins import other_plugins_result
+from tagstr_mypy._other_plugins import has_result_hook, other_plugins_result, own_signature
 from tagstr_mypy._signatures import formal_at, signatures
 from tagstr_mypy._trials import values_only
 from tagstr_mypy._verdicts import NOT_CALLABLE, verdict
@@ -64,7 +65,7 @@ CHECKER: Final = CHECKER_MODULE
 INTERPOLATION: Final = INTERPOLATION_TYPE
 
 
-def tag_call_callback(ctx: FunctionContext) -> Type:
+def tag_call_callback(state: BuildState, ctx: FunctionContext) -> Type:
     api = ctx.api
     assert isinstance(api, TypeChecker)
     call = ctx.context
@@ -79,7 +80,7 @@ def tag_call_callback(ctx: FunctionContext) -> Type:
         return AnyType(TypeOfAny.from_another_any, source_any=tag_type)
     name = tag_expr.name if isinstance(tag_expr, NameExpr) else "?"
     report_untyped_call(api, tag_expr, tag_type, ctx.context)
-    errors = CallErrors.install(api.msg.errors)
+    errors = CallErrors.install(api.msg.errors, state)
     # whether mypy checked the call against the tag's own signature (the signature
     # hook's): whether that failed is then known, and its return type is the call's
     # (mypy calls this hook once per overload it tries, after one signature hook)
@@ -88,7 +89,7 @@ def tag_call_callback(ctx: FunctionContext) -> Type:
     pairs = [(arg, typ) for arg, typ in zip(call.args[1:], flat_types(ctx)[1:]) if not is_spec(arg)]
     args = [arg for arg, _ in pairs]
     arg_types = [] if failed is False else [slot_type(api, arg, typ) for arg, typ in pairs]
-    tag_call = TagCall(api, call, tag_expr, tag_type, name, args, arg_types)
+    tag_call = TagCall(state, api, call, tag_expr, tag_type, name, args, arg_types)
     if not own:
         result = tag_call.check()
     else:
@@ -98,18 +99,30 @@ def tag_call_callback(ctx: FunctionContext) -> Type:
             # forgets a literal's value deep in the type (a lambda's result):
             # so does the tag's type variable, solved from the value directly
             result = remove_instance_last_known_values(result)
-    if tag_call.rejected:
+    if tag_call.rejected or not has_result_hook(state, api, tag_expr, tag_type):
         return result
-    # other plugins' hooks on the tag apply, as to the call
-    return other_plugins_result(
-        api, ctx.context, tag_expr, tag_type, result,
-        lambda: (args, arg_types or [slot_type(api, arg, typ) for arg, typ in pairs]),
-    )
+    # other plugins' hooks on the tag apply, as to the call; what they say about
+    # an argument counts literal parts: said again in tag-string terms
+    with api.msg.filter_errors(save_filtered_errors=True) as watcher:
+        result = other_plugins_result(
+            api, ctx.context, tag_expr, tag_type, result,
+            lambda: (args, arg_types or [slot_type(api, arg, typ) for arg, typ in pairs]),
+        )
+    said = watcher.filtered_errors()
+    about_arguments = [info for info in said if ARGUMENT_MESSAGE.match(info.message)]
+    api.msg.add_errors([info for info in said if info not in about_arguments])
+    if about_arguments and not tag_call.failed:
+        tag_call.arg_types = tag_call.arg_types or [slot_type(api, arg, typ) for arg, typ in pairs]
+        tag_call.report_slots()
+    return result
 
 
 def checker_ready(api: TypeChecker) -> bool:
     checker = api.modules.get(CHECKER)
-    return checker is not None and {"tag_function", "any_interpolation", "decoded"} <= checker.names.keys()
+    if checker is None:
+        return False
+    names = checker.names
+    return "tag_function" in names and "any_interpolation" in names and "decoded" in names
 
 
 def report_untyped_call(api: TypeChecker, tag_expr: Expression, tag_type: ProperType, context: Context) -> None:
@@ -134,6 +147,7 @@ class TagCall:
 
     def __init__(
         self,
+        state: BuildState,
         api: TypeChecker,
         context: Context,
         tag_expr: Expression,
@@ -142,6 +156,7 @@ class TagCall:
         args: list[Expression],
         arg_types: list[Type],
     ) -> None:
+        self.state = state
         self.api = api
         self.context = context
         self.tag_expr = tag_expr
@@ -151,6 +166,7 @@ class TagCall:
         self.arg_types = arg_types
 
     rejected = False
+    failed = False  # the interpolations the tag does not accept were reported
 
     def check(self, result: Type | None = None, failed: bool | None = None) -> Type:
         """The call's type: ``result`` when mypy typed the call already; ``failed``:
@@ -183,7 +199,7 @@ class TagCall:
             error = fail_signature(self.api, self.tag_expr, self.name, tag, names.ours_ambiguous())
         Rejection(
             self.api, self.tag_expr, self.tag_type, self.name, self.callable_name(),
-            self.args, self.arg_types, decoded, interpolation,
+            self.args, self.arg_types, decoded, interpolation, self.expression_texts(),
         ).explain(error)
 
     def callable_name(self) -> str | None:
@@ -191,7 +207,7 @@ class TagCall:
 
     def verdict(self) -> str | None:
         """NOT_CALLABLE, NOT_A_TAG or None (a tag function)."""
-        return verdict(self.api, self.tag_type, self.tag_function())
+        return verdict(self.state, self.api, self.tag_type, self.tag_function())
 
     def direct_result(self) -> Type | None:
         """The common case without inference: a plain (non-generic) function whose
@@ -230,6 +246,7 @@ class TagCall:
 
     def report_slots(self) -> None:
         """Report each interpolation whose value the tag does not accept, at its expression."""
+        self.failed = True
         loose = [self.loosened(typ) for typ in self.arg_types]
         reported = False
         # A call that fails with every value loosened to Any fails for another
@@ -285,7 +302,10 @@ class TagCall:
             return self.api.expr_checker.accept(lam.expr())
 
     def slot_text(self, index: int) -> str:
-        return expr_text(self.api, self.args[index]) or "?"
+        return expr_text(self.expression_texts(), self.args[index]) or "?"
+
+    def expression_texts(self) -> dict[tuple[int, int], str]:
+        return self.state.expressions.get(self.api.path, {})
 
     def loosened(self, typ: Type) -> Type:
         return self.declared("any_interpolation") if self.value_type(typ) is not None else typ
@@ -296,7 +316,14 @@ class TagCall:
     def accepted(self, index: int) -> str:
         """What the tag accepts at argument ``index``, in Interpolation[T] terms when it can."""
         formals: list[Type] = []
-        for signature in signatures(self.tag_type):
+        # the signature as other plugins make it (a singledispatch function's, say)
+        own = own_signature(self.state, self.api, self.tag_expr, self.tag_type, self.args, self.context)
+        for signature in signatures(own if own is not None else self.tag_type):
+            if signature.variables:
+                # what the context solved (``x: list[int] = tag"..."``), as the call's message says
+                signature = self.api.expr_checker.infer_function_type_arguments_using_context(
+                    signature, self.context
+                )
             formal = formal_at(signature, index)
             if formal is not None:
                 formals.append(formal)

@@ -20,6 +20,7 @@ from mypy.types import AnyType, Instance, Type, TypeOfAny, get_proper_type
 
 from tagstr_runtime.frontend import DECODED_TYPE
 
+from tagstr_mypy._build_state import BuildState
 from tagstr_mypy._fields import interpolation_type, typeinfo
 from tagstr_mypy._names import TEMPLATE_TAG_CALL
 from tagstr_mypy._tag_call import TagCall
@@ -27,7 +28,7 @@ from tagstr_mypy._tag_call import TagCall
 __all__ = ["TEMPLATE_TAG_CALL", "template_call_callback"]
 
 
-def template_call_callback(ctx: MethodContext) -> Type:
+def template_call_callback(state: BuildState, ctx: MethodContext) -> Type:
     api = ctx.api
     assert isinstance(api, TypeChecker)
     literal = template_literal(ctx)
@@ -51,7 +52,7 @@ def template_call_callback(ctx: MethodContext) -> Type:
         arg_types.append(interpolation_type(api, value_type(api, value_expr)))
     callee = ctx.context.callee if isinstance(ctx.context, CallExpr) else TempNode(tag_type, context=ctx.context)
     name = callee.name if isinstance(callee, NameExpr) else "?"
-    return TemplateCall(api, ctx.context, callee, tag_type, name, contexts, texts, arg_types).check()
+    return TemplateCall(state, api, ctx.context, callee, tag_type, name, contexts, texts, arg_types).check()
 
 
 def template_literal(ctx: MethodContext) -> TemplateStrExpr | None:
@@ -75,6 +76,7 @@ class TemplateCall(TagCall):
 
     def __init__(
         self,
+        state: BuildState,
         api: TypeChecker,
         context: Context,
         tag_expr: Expression,
@@ -86,7 +88,7 @@ class TemplateCall(TagCall):
     ) -> None:
         # TagCall reads only the positions of its argument expressions
         located: list[Expression] = [TempNode(AnyType(TypeOfAny.special_form), context=where) for where in contexts]
-        super().__init__(api, context, tag_expr, tag_type, name, located, arg_types)
+        super().__init__(state, api, context, tag_expr, tag_type, name, located, arg_types)
         self.contexts = contexts
         self.texts = texts
 

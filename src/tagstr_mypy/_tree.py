@@ -15,7 +15,7 @@ written by ``CheckerEmitter`` for the checker:
   generic wrapper's type per interpolation (which costs more than the rest of
   the tag string); the hooks see ``Interpolation[<the value's type>]``;
 * an expression's source text, which messages quote, is kept beside the tree
-  (``EXPRESSIONS``), keyed by its lambda's position;
+  (``CheckerTree.expressions``), keyed by its lambda's position;
 * one import of those typed stand-ins replaces the run-time table.
 
 Nothing here lexes, and nothing takes generated code apart: the runtime's
@@ -44,11 +44,6 @@ __all__ = ["CHECKER_MODULE", "CheckerEmitter", "CheckerTree", "checker_tree"]
 CALL_NAME = "__tagstr_call__"
 DECODED_NAME = "__tagstr_d__"
 _LOAD = ast.Load()
-
-#: file name -> {(line, column) of an interpolation's lambda: the expression's
-#: source text}, for the files whose tree was built last (one per file: each
-#: parse of a file replaces its entry)
-EXPRESSIONS: dict[str, dict[tuple[int, int], str]] = {}
 
 
 class CheckerEmitter(Emitter):
@@ -116,11 +111,15 @@ def _in_annotation(site: TagCall) -> bool:
     type: the f-string twin's error, not one about the hook's name, is right."""
     start = site.at[:2]
     for node in site.path:
-        for field in ("annotation", "returns"):
-            part = getattr(node, field, None)
-            if isinstance(part, ast.expr) and _within(start, part):
+        if isinstance(node, _ANNOTATED):
+            part = node.returns if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else node.annotation
+            if part is not None and _within(start, part):
                 return True
     return False
+
+
+#: the nodes with an annotation (``arg``, ``AnnAssign``) or a return annotation
+_ANNOTATED = (ast.arg, ast.AnnAssign, ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 def _is_base(site: TagCall) -> bool:
@@ -152,6 +151,8 @@ def _zero_width(at: Position) -> Position:
 class CheckerTree(NamedTuple):
     tree: ast.Module
     desugaring: Desugaring
+    #: (line, column) of an interpolation's lambda -> the expression's source text
+    expressions: dict[tuple[int, int], str]
 
 
 def checker_tree(
@@ -187,8 +188,8 @@ def checker_tree(
     if char_columns and not text.isascii():
         _to_char_columns(tree, desugaring.source)
     _out_of_reach(emitter.hooks)
-    EXPRESSIONS[filename] = {(lam.lineno, lam.col_offset): text for lam, text in emitter.lambdas}
-    return CheckerTree(tree, desugaring)
+    expressions = {(lam.lineno, lam.col_offset): text for lam, text in emitter.lambdas}
+    return CheckerTree(tree, desugaring, expressions)
 
 
 def _out_of_reach(names: list[ast.Name]) -> None:

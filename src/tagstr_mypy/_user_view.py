@@ -12,6 +12,7 @@ from mypy.checker import TypeChecker
 from mypy.plugin import FunctionContext
 from mypy.types import Type, get_proper_type
 
+from tagstr_mypy._build_state import BuildState
 from tagstr_mypy._deprecated import deprecation_in_user_terms
 from tagstr_mypy._deps import depend_as_call
 from tagstr_mypy._error_scope import report_in_own_scope, reported_within
@@ -20,13 +21,13 @@ from tagstr_mypy._tag_call import tag_call_callback
 __all__ = ["tag_string_hook"]
 
 
-def tag_string_hook(ctx: FunctionContext) -> Type:
+def tag_string_hook(state: BuildState, ctx: FunctionContext) -> Type:
     api = ctx.api
     assert isinstance(api, TypeChecker)
     tag_type = get_proper_type(ctx.arg_types[0][0]) if ctx.arg_types and ctx.arg_types[0] else None
     if tag_type is not None:
         depend_as_call(api, ctx.context, tag_type)
-    result = tag_call_callback(ctx)
+    result = tag_call_callback(state, ctx)
     infos = reported_within(api, ctx.context)
     if infos:
         report_in_own_scope(api, ctx.context, infos)

@@ -23,7 +23,8 @@ import sys
 from typing import NamedTuple
 
 from tagstr_runtime._model import Field, TagString
-from tagstr_runtime._parser import TEMPLATE_PREFIXES, parse
+from tagstr_runtime._parser import parse
+from tagstr_runtime.syntax._words import TEMPLATE_PREFIXES
 from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver
 from tagstr_runtime.analysis.findings import (
     ARGUMENTLESS_SUPER, ASSIGNMENT_EXPRESSION, CLASS_VARIABLE, Finding, argumentless_super, assignment_expressions,

@@ -49,7 +49,9 @@ if TYPE_CHECKING:
     from tagstr_runtime.analysis.languages.declared import LanguageResolver
     from tagstr_runtime.analysis.languages.templates import template_of_site, template_of_tstring
     from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver, annotation_says_tag
-    from tagstr_runtime.analysis.findings import Finding, argumentless_super, assignment_expressions, class_variables
+    from tagstr_runtime.analysis.findings import (
+        Finding, argumentless_super, assignment_expressions, class_variables, expression_nodes,
+    )
     from tagstr_runtime.analysis.imports import ModuleFinder
     from tagstr_runtime.analysis.module import AnalysisEmitter, ModuleAnalysis
     from tagstr_runtime.analysis.scopes import Binding, ScopeIndex, generated_lambdas
@@ -102,6 +104,7 @@ _LAZY = {
     "argumentless_super": "analysis.findings",
     "assignment_expressions": "analysis.findings",
     "class_variables": "analysis.findings",
+    "expression_nodes": "analysis.findings",
     "Binding": "analysis.scopes",
     "ScopeIndex": "analysis.scopes",
     "generated_lambdas": "analysis.scopes",
@@ -173,6 +176,7 @@ __all__ = [
     "Desugaring",
     "Emitter",
     "ErrorKind",
+    "expression_nodes",
     "Field",
     "Finding",
     "fingerprint",

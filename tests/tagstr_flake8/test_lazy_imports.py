@@ -23,7 +23,8 @@ STARTUP = {"tagstr_runtime", "tagstr_runtime._autohook", "tagstr_runtime._autost
 #: What loading the entry point ``TAG`` may import.
 ENTRY_POINT = {
     "tagstr_flake8", "tagstr_flake8._checker", "tagstr_flake8._context", "tagstr_flake8._doctests",
-    "tagstr_flake8._language_options", "tagstr_flake8._shared_notes", "tagstr_flake8._messages", "tagstr_flake8._patch", "tagstr_flake8._rules",
+    "tagstr_flake8._language_options", "tagstr_flake8._shared_notes", "tagstr_flake8._messages",
+    "tagstr_flake8._patch", "tagstr_flake8._rules",
     "tagstr_runtime.frontend", "tagstr_runtime._patching",
 }
 #: What checking files without tag strings may add: the rules that run on every file

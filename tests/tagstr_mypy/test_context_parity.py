@@ -234,6 +234,8 @@ def outcome(found: list[Diagnostic], starts: list[int], exprs: list[str], is_cal
             if d.message.startswith("Revealed type"):
                 revealed.append(d.message)
             continue
+        if is_call and hand_written_wrapper_any(d, col, starts):
+            continue
         slot = next(
             (i for i, start in enumerate(starts) if start <= col < start + len(exprs[i])), None
         )
@@ -245,6 +247,17 @@ def outcome(found: list[Diagnostic], starts: list[int], exprs: list[str], is_cal
         else:
             failed = True
     return Outcome(frozenset(inside), failed, frozenset(s for s in slots if s is not None), tuple(revealed))
+
+
+def hand_written_wrapper_any(d: Diagnostic, col: int, starts: list[int]) -> bool:
+    """``--disallow-any-expr`` on the ``Interpolation((...))`` the call writes by
+    hand, typed ``Interpolation[Any]`` by a tag that takes a bare ``Interpolation``:
+    a tag string has no such expression (its tag is judged as a callee is, and
+    its interpolation by its value, as in the f-string twin)."""
+    wrapper = len("Interpolation((lambda: ")
+    return d.message.startswith('Expression type contains "Any" (has type "Interpolation[') and any(
+        col == start - wrapper for start in starts
+    )
 
 
 def node_start(start: int, expr: str) -> int:
@@ -371,3 +384,47 @@ def test_in_process_runs_answer_alike(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=300)
     first, second = proc.stdout.splitlines()
     assert first == second and "app.py:4:17: error: List item 0" in first and "app.py:3" not in first, proc.stdout
+
+
+ANY_TAGS = '''\
+from typing import Any, Callable
+
+from tagstr_runtime import Decoded, Interpolation
+
+
+def bare(*args: Decoded | Interpolation) -> str:  # type: ignore[type-arg]
+    return ""
+
+
+def untyped(*args):  # type: ignore[no-untyped-def]
+    return ""
+
+
+loose: Callable[..., str] = bare  # type: ignore[misc]
+anything: Any = bare  # type: ignore[misc]
+kind: type[Any] = str  # type: ignore[misc]
+n = 1
+'''
+
+
+def test_disallow_any_expr_judges_the_tag_as_a_callee(tmp_path: Path) -> None:
+    """A tag whose type contains ``Any`` is not an expression of type ``Any``: mypy
+    never judges a call's callee; the call's result it judges alike."""
+    write_config(tmp_path)
+    lines = ANY_TAGS.splitlines()
+    start = len(lines) + 1
+    tags = ["bare", "loose", "untyped", "anything", "kind"]
+    for tag in tags:
+        lines.append(f'v_{tag} = {tag}"x {{n}}"')
+        lines.append(f'w_{tag} = {tag}(Decoded("x "), Interpolation((lambda: n, "n", None, "")))')
+    (tmp_path / "app.py").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    proc = run_mypy("--output", "json", "--no-incremental", "--disallow-any-expr", "app.py", cwd=tmp_path)
+    by_line: dict[int, list[tuple[int, str]]] = {}
+    for d in diagnostics(proc):
+        by_line.setdefault(d.line, []).append((d.column, d.message))
+    for index, tag in enumerate(tags):
+        line = start + 2 * index
+        column = len(f"v_{tag} = ") + 1
+        # the tag string: exactly what the call gets at the call (its result), nothing at the tag
+        assert by_line.get(line, []) == [(column, m) for c, m in by_line.get(line + 1, []) if c == column], tag
+    assert by_line.get(start + 4) == [(13, 'Expression has type "Any"  [misc]')]  # untyped's result

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import diagnostics, run_mypy, write_config
+from harness import Diagnostic, diagnostics, run_mypy, write_config
 
 pytestmark = pytest.mark.subprocess
 
@@ -123,3 +123,123 @@ def test_another_plugins_hooks_see_the_call(tmp_path: Path, parser: str) -> None
         assert by_line.get(line) == by_line.get(line + 1), (tag, by_line.get(line), by_line.get(line + 1))
     revealed = [m for line in sorted(by_line) for _, sev, m in by_line[line] if sev == "note"]
     assert revealed == [f'Revealed type is "{t}"' for t in ("int", "int", "float", "bytes", "complex") for _ in "ab"]
+
+
+# Tags that mypy's bundled plugins (functools, attrs, dataclasses, enums, ctypes)
+# and pydantic's hook: each called with an interpolation it accepts and one it does not
+BUNDLED = textwrap.dedent('''\
+    import ctypes
+    import dataclasses
+    import enum
+    import functools
+
+    import attrs
+    import pydantic
+
+    from tagstr_runtime import Decoded, Interpolation
+
+
+    def with_prefix(prefix: str, *args: Decoded | Interpolation[int]) -> str:
+        return prefix
+
+
+    psql = functools.partial(with_prefix, "/* app */")
+
+
+    @functools.singledispatch
+    def dispatched(*args: Decoded | Interpolation[int]) -> str:
+        return ""
+
+
+    @attrs.define
+    class AttrsTag:
+        prefix: str
+
+        def __call__(self, *args: Decoded | Interpolation[int]) -> str:
+            return self.prefix
+
+
+    @attrs.define(init=False)
+    class AttrsPage:
+        def __init__(self, *args: Decoded | Interpolation[int]) -> None:
+            pass
+
+
+    @dataclasses.dataclass
+    class DataTag:
+        prefix: str
+
+        def __call__(self, *args: Decoded | Interpolation[int]) -> str:
+            return self.prefix
+
+
+    @dataclasses.dataclass(init=False)
+    class DataPage:
+        def __init__(self, *args: Decoded | Interpolation[int]) -> None:
+            pass
+
+
+    class Color(enum.Enum):
+        RED = 1
+
+        def __call__(self, *args: Decoded | Interpolation[int]) -> str:
+            return ""
+
+
+    class Model(pydantic.BaseModel):
+        prefix: str = ""
+
+        def __call__(self, *args: Decoded | Interpolation[int]) -> str:
+            return self.prefix
+
+
+    class ModelPage(pydantic.BaseModel):
+        def __init__(self, *args: Decoded | Interpolation[int]) -> None:
+            super().__init__()
+
+
+    IntArray = ctypes.c_int * 3
+    attrs_tag = AttrsTag("x")
+    data_tag = DataTag("x")
+    red = Color.RED
+    model = Model()
+''')
+BUNDLED_TAGS = ["psql", "dispatched", "attrs_tag", "AttrsPage", "data_tag", "DataPage", "red", "model", "ModelPage",
+                "IntArray"]
+
+
+@pytest.mark.slow  # pydantic's plugin and attrs' stubs: about 6 s
+def test_bundled_and_pydantic_hooks_give_the_calls_verdict(tmp_path: Path) -> None:
+    pytest.importorskip("pydantic")
+    pytest.importorskip("attrs")
+    (tmp_path / "mypy.ini").write_text("[mypy]\nplugins = tagstr_mypy, pydantic.mypy\n", encoding="utf-8")
+    (tmp_path / "tags.py").write_text(BUNDLED, encoding="utf-8")
+    lines = ["from tagstr_runtime import Decoded, Interpolation", f"from tags import {', '.join(BUNDLED_TAGS)}",
+             "n = 1", "s = 'x'"]
+    for tag in BUNDLED_TAGS:
+        for value in ("n", "s"):
+            lines.append(f'reveal_type({tag}"a {{{value}}}")')
+            lines.append(f'reveal_type({tag}(Decoded("a "), Interpolation((lambda: {value}, "{value}", None, ""))))')
+    (tmp_path / "app.py").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    proc = run_mypy("--output", "json", "--no-incremental", "app.py", cwd=tmp_path)
+    by_line: dict[int, list[Diagnostic]] = {}
+    for d in diagnostics(proc):
+        by_line.setdefault(d.line, []).append(d)
+    for line in range(5, 5 + 4 * len(BUNDLED_TAGS), 2):
+        tag_string, call = by_line.get(line, []), by_line.get(line + 1, [])
+        # the same type, and an error exactly where the hand-written call has one
+        assert [d.message for d in tag_string if d.severity == "note"] == [
+            d.message for d in call if d.severity == "note"
+        ], lines[line - 1]
+        assert any(d.severity == "error" for d in tag_string) == any(d.severity == "error" for d in call), (
+            lines[line - 1], tag_string, call
+        )
+        # in tag-string terms: no generated lambda, no argument counted with the literal parts
+        for d in tag_string:
+            assert "lambda" not in d.message and "Callable[[]" not in d.message, d
+            assert not d.message.startswith("Argument "), d
+    # the interpolations the tags do not accept, reported as such (what each tag accepts, as the call's type)
+    rejected = [d.message for d in diagnostics(proc) if d.message.startswith("Interpolation")]
+    assert len(rejected) == len(BUNDLED_TAGS) - 1  # the ctypes array is no tag: its own errors
+    assert all(message.startswith('Interpolation "{s}" has type "str"') and 'accepts "int"' in message
+               for message in rejected), rejected

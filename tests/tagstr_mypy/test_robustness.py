@@ -23,10 +23,11 @@ DRIVER = r"""
 import ast, json, sys
 from mypy.options import Options
 from tagstr_mypy import _parse_hook
+from tagstr_mypy._build_state import BuildState
 class Build: pass
 build, options = Build(), Options()
 options.native_parser = False  # the stdlib parser's marker too
-_parse_hook.install(build, options)
+_parse_hook.install(build, options, BuildState())
 import ast_serialize
 text = open(sys.argv[1], encoding="utf-8").read()
 cuts = sorted({i for i, ch in enumerate(text) if ch in '\n{}"\'!:=' } | set(range(0, len(text), 7)))

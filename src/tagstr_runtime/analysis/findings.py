@@ -30,7 +30,7 @@ from tagstr_runtime.analysis.sites import Hole, Site
 
 __all__ = [
     "ARGUMENTLESS_SUPER", "ASSIGNMENT_EXPRESSION", "CLASS_VARIABLE", "Finding", "argumentless_super",
-    "assignment_expressions", "class_variables", "hole_nodes", "in_same_scope", "reads",
+    "assignment_expressions", "class_variables", "expression_nodes", "hole_nodes", "in_same_scope", "reads",
 ]
 
 CLASS_VARIABLE = "class-variable"
@@ -82,9 +82,16 @@ def in_body(node: ast.AST, child: ast.AST) -> bool:
 def hole_nodes(
     hole: Hole, generated: Callable[[ast.AST], bool], into: Callable[[ast.AST], bool] = lambda node: True
 ) -> Iterator[ast.AST]:
-    """The nodes of an interpolation's expression, not entering nested tag strings' lambdas
-    (nor the nodes for which ``into`` is false)."""
-    todo: list[ast.AST] = [hole.node]
+    """The nodes of an interpolation's expression (``expression_nodes``)."""
+    return expression_nodes(hole.node, generated, into)
+
+
+def expression_nodes(
+    root: ast.AST, generated: Callable[[ast.AST], bool], into: Callable[[ast.AST], bool] = lambda node: True
+) -> Iterator[ast.AST]:
+    """The nodes of an interpolation's expression ``root``, not entering nested tag strings'
+    lambdas (``generated``), nor the nodes for which ``into`` is false."""
+    todo: list[ast.AST] = [root]
     while todo:
         node = todo.pop()
         yield node

@@ -23,6 +23,10 @@ def bounded(*args: Decoded | Interpolation[B]) -> B:
     raise NotImplementedError
 
 
+def many(*args: Decoded | Interpolation[B]) -> list[B]:
+    raise NotImplementedError
+
+
 n = 1
 s = "x"
 f = 1.5
@@ -37,6 +41,8 @@ braces = ints"{ {'a': 1} }"  # E:17: Interpolation "{ {'a': 1} }" has type "dict
 lines = ints"""{
     s +
     s  # a comment
-}"""  # E@38:5: Interpolation "{s + ...}" has type "str"; tag "ints" accepts "int"  [tagstr-interpolation]
+}"""  # E@42:5: Interpolation "{s + ...}" has type "str"; tag "ints" accepts "int"  [tagstr-interpolation]
 above_bound = bounded"{s}"  # E:24: Interpolation "{s}" has type "str"; tag "bounded" accepts "B" ("B" is bound to "int")  [tagstr-interpolation]
 within_bound: bool = bounded"{True}"
+# the context solves the variable: what it was solved to is what the tag accepts
+solved: list[bool] = many"{n}"  # E:28: Interpolation "{n}" has type "int"; tag "many" accepts "bool"  [tagstr-interpolation]

@@ -132,13 +132,10 @@ LAZY_REFUSALS = [
 
 
 def refused_sources() -> list[str]:
-    """Sources the runtime refuses: SPEC 5's error table (``parser/test_errors.py``) and ``LAZY_REFUSALS``."""
-    path = ROOT / "tests" / "tagstr_runtime" / "parser" / "test_errors.py"
-    spec = importlib.util.spec_from_file_location("_tagstr_parser_errors", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return [row[0] for row in module.ERRORS] + LAZY_REFUSALS
+    """Sources the runtime refuses: SPEC 5's error table (``tests/spec_errors.py``) and ``LAZY_REFUSALS``."""
+    from spec_errors import SPEC_ERRORS  # tests/ is on sys.path (tests/conftest.py)
+
+    return [case.source for case in SPEC_ERRORS] + LAZY_REFUSALS
 
 
 def runtime_error(source: str, filename: str) -> SyntaxError:

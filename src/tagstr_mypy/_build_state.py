@@ -1,0 +1,69 @@
+"""What the plugin remembers within one build, on one object per build.
+
+mypy makes one plugin object per build (a daemon keeps its own for its whole
+life) and asks it for hooks; the hooks it hands out are bound to that
+object's ``BuildState``, so two builds in one process (editor hosts run
+``mypy.api.run`` again and again) never share a cache, and no module clears
+another's.  What is cached is judged from definitions that an edit can
+change: ``forget`` runs whenever mypy parses a module, which every build and
+every daemon update does before checking what depends on it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:  # the hook modules import mypy's checker: not at start-up
+    from mypy.errors import Errors, ErrorWatcher
+    from mypy.types import CallableType, Type
+
+    from tagstr_mypy._call_errors import CallErrors
+    from tagstr_mypy._parse_hook import Pending
+
+__all__ = ["BuildState", "remember"]
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+#: no cache grows past this (a generated module can have many tag types and shapes)
+LIMIT = 4096
+
+
+class BuildState:
+    def __init__(self) -> None:
+        # what the parse hook made of each file with tag strings (path -> ...),
+        # replaced at each parse of the file, kept by ``forget``: the desugared
+        # tree waiting for the module's MypyFile (_adopt.swap), and each
+        # interpolation's source text by its lambda's (line, column), which
+        # messages quote
+        self.pending: dict[str, Pending] = {}
+        self.expressions: dict[str, dict[tuple[int, int], str]] = {}
+        # tag verdicts (_verdicts.py): by signature value, and by the tag type's
+        # identity (the object is held, so its id is not reused while it lives)
+        self.verdicts: dict[object, str | None] = {}
+        self.verdicts_by_id: dict[int, tuple[object, str | None]] = {}
+        # the signature hook's (_call_context.py): a parameter's type -> what a
+        # lambda is checked against there; (id of a signature, a tag string's
+        # shape) -> the signature mypy gets
+        self.lambda_formals: dict[Type, Type | None] = {}
+        self.signatures: dict[tuple[int, tuple[int, ...]], tuple[object, CallableType | None]] = {}
+        # (hook kind, full name) -> the chained plugins' hook (_other_plugins.py)
+        self.hooks: dict[tuple[str, str], object] = {}
+        # the build's error watcher (_call_errors.py): its Errors, the watcher, its owner
+        self.call_errors: tuple[Errors, ErrorWatcher, CallErrors] | None = None
+
+    def forget(self) -> None:
+        """No verdict outlives the definitions it was made from, nor keeps an
+        older update's types alive (what a parse made stays: it is replaced)."""
+        self.verdicts.clear()
+        self.verdicts_by_id.clear()
+        self.lambda_formals.clear()
+        self.signatures.clear()
+        self.hooks.clear()
+
+
+def remember(cache: dict[K, V], key: K, value: V) -> None:
+    """``cache[key] = value``, emptying the cache when it is full."""
+    if len(cache) >= LIMIT:
+        cache.clear()
+    cache[key] = value
