@@ -186,6 +186,7 @@ def _tag_strings_native(
     skip_bodies = bool(kwargs.get("skip_function_bodies", args[0] if args else False))
     build.state.pending[fnam] = Pending(built.tree, skip_bodies, text)
     build.state.expressions[fnam] = built.expressions
+    _keep_demands(build.state, fnam, built.demands)
     _swap_point.arm()
     missing = missing_runtime(build.options)
     if missing is None:
@@ -237,6 +238,13 @@ def _running_python_only(
         return False
     stand_in = stand_in_text(text, fnam, template_strings=version >= (3, 14))
     return stand_in is not None and not _blocking(_native_parse(fnam, stand_in, *args, **kwargs)[1])
+
+
+def _keep_demands(state: BuildState, path: str, demands: dict[tuple[int, int], str]) -> None:
+    if demands:
+        state.demands[path] = demands
+    else:
+        state.demands.pop(path, None)
 
 
 class Pending(NamedTuple):
@@ -332,6 +340,7 @@ def _parse_stdlib(
     build = _builds.build_of(options.always_true, options.always_false)
     if build is not None:
         build.state.expressions[filename] = built.expressions
+        _keep_demands(build.state, filename, built.demands)
     missing = None if _in_worker else missing_runtime(options)
     if missing is not None:
         # mypy's stdlib-ast parser has no other way to report: this error stops the check

@@ -55,6 +55,7 @@ class CheckerEmitter(Emitter):
         self.specs: list[ast.JoinedStr] = []  # generated format specs (f-strings)
         self.hooks: list[ast.Name] = []  # each tag string's __tagstr_call__
         self.lambdas: list[tuple[ast.Lambda, str]] = []  # each interpolation's, with its text
+        self.fields: list[Field] = []  # each interpolation's field (as ``lambdas``)
         self.spec_of: dict[int, ast.JoinedStr] = {}  # id(lambda) -> its spec with fields
 
     def decoded(self, cooked: str, raw: str, at: Position) -> ast.expr:
@@ -63,6 +64,7 @@ class CheckerEmitter(Emitter):
     def interpolation(self, field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.expr:
         lam = self.thunk(value, at)
         self.lambdas.append((lam, field.expr))
+        self.fields.append(field)
         if isinstance(spec, ast.JoinedStr):  # a constant spec or none: nothing to check
             self.specs.append(spec)
             self.spec_of[id(lam)] = spec
@@ -153,6 +155,9 @@ class CheckerTree(NamedTuple):
     desugaring: Desugaring
     #: (line, column) of an interpolation's lambda -> the expression's source text
     expressions: dict[tuple[int, int], str]
+    #: (line, column) of an interpolation's lambda -> what its context asks of its type
+    #: (``_languages.hole_demands``: an SQL name, HTML attributes)
+    demands: dict[tuple[int, int], str]
 
 
 def checker_tree(
@@ -184,12 +189,19 @@ def checker_tree(
         return None
     tree = desugaring.tree
     assert isinstance(tree, ast.Module)
+    from tagstr_mypy._languages import hole_demands
+
+    by_field = hole_demands(desugaring, filename)  # on the tree as desugared (byte columns)
     _fields_at_their_expressions([tree] if desugaring.result.fstrings else emitter.specs)
     if char_columns and not text.isascii():
         _to_char_columns(tree, desugaring.source)
     _out_of_reach(emitter.hooks)
     expressions = {(lam.lineno, lam.col_offset): text for lam, text in emitter.lambdas}
-    return CheckerTree(tree, desugaring, expressions)
+    demands = {
+        (lam.lineno, lam.col_offset): by_field[field.span.start]
+        for (lam, _), field in zip(emitter.lambdas, emitter.fields) if field.span.start in by_field
+    }
+    return CheckerTree(tree, desugaring, expressions, demands)
 
 
 def _out_of_reach(names: list[ast.Name]) -> None:

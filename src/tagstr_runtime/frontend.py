@@ -44,7 +44,7 @@ if TYPE_CHECKING:
         TEMPLATE_PREFIXES,
     )
     from tagstr_runtime.analysis.languages import (
-        LanguageOptions, MissingParser, check_language, language_name,
+        ATTRIBUTES, IDENTIFIER, LanguageOptions, MissingParser, check_language, hole_requirements, language_name,
     )
     from tagstr_runtime.analysis.languages.declared import LanguageResolver
     from tagstr_runtime.analysis.languages.templates import template_of_site, template_of_tstring
@@ -116,6 +116,9 @@ _LAZY = {
     "MissingParser": "analysis.languages",
     "check_language": "analysis.languages",
     "language_name": "analysis.languages",
+    "hole_requirements": "analysis.languages",
+    "ATTRIBUTES": "analysis.languages",
+    "IDENTIFIER": "analysis.languages",
     "LanguageResolver": "analysis.languages.declared",
     "template_of_site": "analysis.languages.templates",
     "template_of_tstring": "analysis.languages.templates",
@@ -163,6 +166,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AnalysisEmitter",
+    "ATTRIBUTES",
     "annotation_says_tag",
     "argumentless_super",
     "assignment_expressions",
@@ -182,6 +186,8 @@ __all__ = [
     "fingerprint",
     "generated_lambdas",
     "HARD_KEYWORDS",
+    "hole_requirements",
+    "IDENTIFIER",
     "Hole",
     "INTERPOLATION_TYPE",
     "is_character_name",

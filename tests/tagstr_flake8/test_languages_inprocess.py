@@ -177,7 +177,8 @@ def test_no_parser_imported_without_a_declared_language(tmp_path: Path, declared
         assert "tagstr_runtime.analysis.languages.sql" in loaded
         assert "tagstr_runtime.analysis.languages.html" not in loaded and "html5lib" not in loaded
     else:  # only the reader of declarations
-        assert loaded == {f"tagstr_runtime.analysis.languages.{name}" for name in ("declared", "_qualified", "_written")}
+        readers = ("declared", "_qualified", "_written")
+        assert loaded == {f"tagstr_runtime.analysis.languages.{name}" for name in readers}
 
 
 def test_a_parser_failure_costs_the_tag_string_not_the_file(monkeypatch: pytest.MonkeyPatch) -> None:
