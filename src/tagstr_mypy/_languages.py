@@ -19,15 +19,15 @@ from tagstr_runtime.frontend import Desugaring, strict
 __all__ = ["hole_demands"]
 
 LOG = logging.getLogger(__name__)
-#: the languages whose holes may ask for a type (``hole_requirements``)
-_TYPED = frozenset(["sql", "html"])
+#: the languages whose holes may ask for a type (``hole_requirements``), with their parsers
+_TYPED = {"sql": "sqlglot", "html": "html5lib"}
+_installed: frozenset[str] | None = None
 
 
 def hole_demands(desugaring: Desugaring, filename: str) -> dict[int, str]:
     """What each interpolation of a declared SQL or HTML tag string asks of its value's
     type, by the source offset of its field (``IDENTIFIER``, ``ATTRIBUTES``)."""
-    sites = [site for site in desugaring.sites if site.holes]
-    if not sites:
+    if not _parsers() or not any(site.holes for site in desugaring.sites):
         return {}
     try:
         return _demands(desugaring, filename)
@@ -52,7 +52,7 @@ def _demands(desugaring: Desugaring, filename: str) -> dict[int, str]:
         if not site.holes:
             continue
         language = resolver.site_language(module, site)
-        if language not in _TYPED:
+        if language not in _parsers():
             continue
         template = template_of_site(site)
         try:
@@ -62,3 +62,13 @@ def _demands(desugaring: Desugaring, filename: str) -> dict[int, str]:
         for index, demand in demands.items():
             found[site.holes[index].field.span.start] = demand
     return found
+
+
+def _parsers() -> frozenset[str]:
+    """The languages of ``_TYPED`` whose parser is installed (none: nothing to resolve)."""
+    global _installed
+    if _installed is None:
+        from importlib.util import find_spec
+
+        _installed = frozenset(language for language, module in _TYPED.items() if find_spec(module) is not None)
+    return _installed

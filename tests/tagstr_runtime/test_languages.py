@@ -20,7 +20,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tagstr_runtime.analysis import languages
-from tagstr_runtime.analysis.languages import EXTRAS, Finding, MissingParser, Options, Slot, canonical, check
+from tagstr_runtime.analysis.languages import (
+    EXTRAS, Finding, MissingParser, Options, Slot, canonical, check, requirements,
+)
 from tagstr_runtime.analysis.definitions import TagResolver
 from tagstr_runtime.analysis.languages.declared import LanguageResolver
 from tagstr_runtime.analysis.module import ModuleAnalysis
@@ -312,3 +314,29 @@ def test_site_language_is_the_resolvers_answer() -> None:
         if site.parent is None:
             found[site.name.lineno] = fresh
     assert found == expected
+
+
+# -- what a hole's context asks of its value's type (the mypy plugin checks it) ----------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "strings", "specs", "expected"),
+    [
+        pytest.param("sql", ["SELECT * FROM ", " WHERE id = ", ""], [None, None], {0: "identifier"}, id="table"),
+        pytest.param("sql", ["SELECT ", " FROM ", ""], [None, "i"], {1: "identifier"}, id="declared-i"),
+        pytest.param("sql", ["SELECT * FROM t ORDER BY ", ""], [None], {0: "identifier"}, id="order-by"),
+        pytest.param("sql", ['SELECT "', '" FROM t'], [None], {0: "identifier"}, id="quoted-name"),
+        pytest.param("sql", ["SELECT * FROM t WHERE a = ", " AND b LIKE ", ""], [None, None], {}, id="values"),
+        pytest.param("sql", ["SELECT * FROM t WHERE a = '", "'"], [None], {}, id="in-a-literal"),
+        pytest.param("html", ["<div ", " class='a'>x</div>"], [None], {0: "attributes"}, id="spread"),
+        pytest.param("html", ["<div class='", "'>", "</div>"], [None, None], {}, id="value-and-text"),
+        pytest.param("html", ["<div data-", "=1>x</div>"], [None], {}, id="part-of-a-name"),
+        pytest.param("css", ["p { color: ", " }"], [None], {}, id="css-asks-nothing"),
+        pytest.param("json", ["[", "]"], [None], {}, id="json-asks-nothing"),
+    ],
+)
+def test_requirements(language: str, strings: list[str], specs: list[str | None], expected: dict[int, str]) -> None:
+    if not have(PARSERS[language]):
+        pytest.skip(f"{PARSERS[language]} is not installed")
+    slots = [Slot("x", None, spec) for spec in specs]
+    assert requirements(language, strings, slots) == expected
