@@ -29,16 +29,31 @@ TAG = "h"
 _SKIPPED = frozenset([tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT])
 
 
-def _groups(text: str) -> list[list[tokenize.TokenInfo]]:
-    """The string literals of ``text``, as groups of implicitly concatenated ones."""
-    groups: list[list[tokenize.TokenInfo]] = []
+def _groups(text: str) -> list[list[tuple[tuple[int, int], str]]]:
+    """The string literals of ``text`` (start, first characters), as groups of implicitly
+    concatenated ones; an f-string is one literal (3.12+ tokenizes it in pieces) and the
+    literals nested in its fields are not listed."""
+    groups: list[list[tuple[tuple[int, int], str]]] = []
     previous_was_string = False
+    depth = 0  # inside how many f-strings (3.12+: FSTRING_START ... FSTRING_END)
+    fstring_start = getattr(tokenize, "FSTRING_START", None)
+    fstring_end = getattr(tokenize, "FSTRING_END", None)
     for token in tokenize.generate_tokens(io.StringIO(text).readline):
-        if token.type == tokenize.STRING:
+        if token.type == fstring_start:
+            depth += 1
+            if depth > 1:
+                continue
+        elif token.type == fstring_end:
+            depth -= 1
+            continue
+        elif depth:
+            continue
+        if token.type in (tokenize.STRING, fstring_start):
+            literal = (token.start, token.string[:2])
             if previous_was_string:
-                groups[-1].append(token)
+                groups[-1].append(literal)
             else:
-                groups.append([token])
+                groups.append([literal])
             previous_was_string = True
         elif token.type not in _SKIPPED:
             previous_was_string = False
@@ -54,9 +69,10 @@ def converted(text: str) -> tuple[str, int]:
     out = list(text)
     count = 0
     for group in _groups(text):
-        if len(group) != 1 or group[0].string[:1] not in ("f", "F") or group[0].string[1:2] not in ("'", '"'):
+        (start, first), *more = group
+        if more or first[:1] not in ("f", "F") or first[1:2] not in ("'", '"'):
             continue
-        row, col = group[0].start
+        row, col = start
         out[starts[row - 1] + col] = TAG
         count += 1
     result = "".join(out)

@@ -25,7 +25,7 @@ __all__ = [
     "HtmlDuplicateAttribute", "HtmlEndTag", "HtmlHoleComment", "HtmlHoleEvent", "HtmlHoleName", "HtmlHoleRawText",
     "HtmlHoleScriptUrl", "HtmlHoleUnquoted", "HtmlReference", "HtmlStrict", "HtmlSyntax", "HtmlUnclosed",
     "JsHoleString", "JsSyntax", "KeywordString", "LANGUAGE_MESSAGES", "LoopCapture", "MESSAGES", "NAMED_ESCAPE_FIX",
-    "NamedEscape", "OFF_BY_DEFAULT", "PluginFailure", "PrefixBinding", "PYTHON_TWO", "PythonTwo",
+    "NamedEscape", "OFF_BY_DEFAULT", "PluginFailure", "PrefixBinding", "PrefixedString", "PYTHON_TWO", "PythonTwo",
     "SqlAdjacentHoles", "SqlHoleComment", "SqlHoleIdentifier", "SqlHoleKeyword", "SqlHoleLiteral", "SqlStatements",
     "SqlSyntax", "TagMessage", "TemplatePrefix", "UnderLock", "WithTarget",
 ]
@@ -184,6 +184,13 @@ class ExceptTarget(TagMessage):
         "interpolation reads {name!r}, the name of the enclosing 'except ... as', which Python "
         "deletes when the clause ends: a tag that reads it later gets NameError; bind it to "
         "another name first"
+    )
+
+
+class PrefixedString(TagMessage):
+    code = "TAG014"
+    template = (
+        "{name}\"...\" is {kind}, not a call of the tag {name!r} ({where}); rename the tag"
     )
 
 
@@ -394,7 +401,7 @@ CODES: Final[Mapping[str, type[TagMessage]]] = {
     for cls in (
         TemplatePrefix, NamedEscape, PrefixBinding, BuiltinTag, ClassVariable,
         LoopCapture, AssignmentExpression, KeywordString, WithTarget, UnderLock,
-        ArgumentlessSuper, PythonTwo, ExceptTarget,
+        ArgumentlessSuper, PythonTwo, ExceptTarget, PrefixedString,
     )
 } | {cls.code: cls for cls in LANGUAGE_MESSAGES}
 

@@ -2,72 +2,53 @@
 
 The module is desugared once for analysis (``analysis.module``), so each
 tag string is a site with its interpolations' trees at their own positions.
-Before 3.14 a t-string already in the module is read as a tag string named
-``t`` (its fields lex alike, and its interpolations' names resolve in place
-either way): ``is_template`` tells those apart, the migration leaves them.
+A t-string already in the module is read as a tag string named ``t`` on
+every Python (its fields lex alike, and its interpolations' names resolve in
+place either way): ``is_template`` tells those apart, the migration leaves
+them, unless a tag named ``t`` is in scope (MIG012, ``prefix_named``).
 
-Tags are judged by the shared tag resolver (``analysis.definitions``): as
-before it follows them within the module only, through definitions,
-decorators, ``accepts_template``/``template_tag`` wrappers and aliases; a
-tag it reaches through an import, a factory call or an instance is treated
-as unknown, as the command line did before the resolver could follow those
-(docs/python314.md: the notes; issue 26 decides what the migration does with
-them).  The hazards are the findings the flake8 plugin reports too
-(``analysis.findings``).
+Tags are judged by the shared tag resolver (``analysis.definitions``), which
+follows them through definitions, decorators, wrappers, aliases, factory
+calls, instances and, with the command's ``ModuleFinder``, imports into the
+tree's other modules; ``_migrate_tags`` turns what it finds into the
+migration's facts.  The hazards are the findings the flake8 plugin reports
+too (``analysis.findings``, ``analysis.prefixed``).
 """
 
 from __future__ import annotations
 
 import ast
-import sys
-from typing import NamedTuple
+from functools import cached_property
 
+from tagstr_runtime._migrate_tags import TagFacts, facts_of
 from tagstr_runtime._model import Field, TagString
 from tagstr_runtime._parser import parse
-from tagstr_runtime.syntax._words import TEMPLATE_PREFIXES
 from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver
 from tagstr_runtime.analysis.findings import (
     ARGUMENTLESS_SUPER, ASSIGNMENT_EXPRESSION, CLASS_VARIABLE, Finding, argumentless_super, assignment_expressions,
     class_variables,
 )
 from tagstr_runtime.analysis.module import ModuleAnalysis
+from tagstr_runtime.analysis.prefixed import PREFIXES_314, prefix_named_tags, prefixed_strings, string_kind
 from tagstr_runtime.analysis.sites import Hole, Site
+from tagstr_runtime.syntax._words import TEMPLATE_PREFIXES
 
-__all__ = ["HAZARDS", "ModuleScan", "TagInfo", "scan"]
+__all__ = ["HAZARDS", "ModuleScan", "scan"]
 
 #: the findings that keep a tag string, and their MIG codes
 HAZARDS = {CLASS_VARIABLE: "MIG004", ASSIGNMENT_EXPRESSION: "MIG005", ARGUMENTLESS_SUPER: "MIG006"}
-#: the resolver's steps the migration followed before it shared the resolver
-_FOLLOWED = frozenset(["assignment", "alias"])
-
-
-class TagInfo(NamedTuple):
-    """What the module says about a tag; ``accepts_template`` None: not defined here."""
-
-    accepts_template: bool | None
-    lazy: str | None = None  # why its values may be read after it returns
-    reads_raw: bool = False
-    line: int = 0  # of its definition
-
-    @property
-    def known(self) -> bool:
-        return self.accepts_template is not None
-
-
-UNKNOWN = TagInfo(None)
-
-
-def tag_info(definition: TagDefinition) -> TagInfo:
-    if not definition.known or any(step.kind not in _FOLLOWED for step in definition.steps):
-        return UNKNOWN
-    return TagInfo(definition.accepts_template, definition.lazy, definition.reads_raw, definition.line)
 
 
 class ModuleScan:
     """One module read for the migration: its sites by position, its tags, its hazards."""
 
-    def __init__(self, text: str, filename: str, resolver: TagResolver | None = None) -> None:
-        self.module = module = ModuleAnalysis.read(text, filename)
+    def __init__(
+        self, text: str, filename: str, resolver: TagResolver | None = None, *, path: str | None = None,
+        name: str | None = None,
+    ) -> None:
+        # t"..." read as a tag string on every Python: is_template tells it apart, and MIG012 needs
+        # to know whether it calls a tag named t
+        self.module = module = ModuleAnalysis.read(text, filename, path=path, name=name, template_strings=False)
         self.resolver = resolver or TagResolver()
         self.sites: dict[int, Site] = {site.tag.span.start: site for site in module.sites}
         #: the outermost tag strings (t-strings read as tags among them, before 3.14)
@@ -86,11 +67,38 @@ class ModuleScan:
         return [site.tag for site in self.sites.values()]
 
     def is_template(self, tag: TagString) -> bool:
-        """A t-string, read as a tag string before 3.14."""
-        return sys.version_info < (3, 14) and tag.tag.lower() in TEMPLATE_PREFIXES
+        """A t-string (read as a tag string)."""
+        return tag.tag.lower() in TEMPLATE_PREFIXES
 
-    def tag_info(self, tag: TagString) -> TagInfo:
-        return tag_info(self.resolver.resolve(self.module, self.sites[tag.span.start].name))
+    def facts(self, tag: TagString) -> TagFacts:
+        """What the resolver finds of the tag string's tag."""
+        name = self.sites[tag.span.start].name
+        return facts_of(self.resolver.resolve(self.module, name), name, self.module)
+
+    @cached_property
+    def prefix_named(self) -> list[tuple[int, str]]:
+        """Why the module must be left as it is (MIG012): its tags named like a string prefix of
+        3.14, and where it writes such a prefix while a tag of that name (or, for t, any binding)
+        is in scope: (offset, reason)."""
+        module, resolver = self.module, self.resolver
+        found = []
+        for tag in prefix_named_tags(module, resolver, PREFIXES_314):
+            template = tag.name.lower() in TEMPLATE_PREFIXES
+            reason = (f"{tag.name!r} is a tag named like a template-string prefix: from 3.14 {tag.name}\"...\" "
+                      f"is {string_kind(tag.name)}, never a call of it") if template else (
+                      f"{tag.name!r} is a tag named like a string prefix: {tag.name}\"...\" is "
+                      f"{string_kind(tag.name)}, never a call of it")
+            found.append((module.offset(tag.node), reason))
+        for string in prefixed_strings(module, resolver, PREFIXES_314):
+            definition = string.definition
+            where = _where(definition, module) or f"line {string.binding.line}"
+            if string.name.lower() in TEMPLATE_PREFIXES:
+                found.append((string.offset, f"{string.name}\"...\" calls {string.name!r} ({where}) before 3.14 "
+                                             f"and is {string_kind(string.name)} from 3.14"))
+            elif definition.is_tag_function or definition.accepts_template:
+                found.append((string.offset, f"{string.name}\"...\" is {string_kind(string.name)}, not a call of "
+                                             f"the tag {string.name!r} ({where})"))
+        return found
 
     def calls_in(self, field: Field) -> bool:
         """Whether the field's expression calls something (its tag strings' own calls aside)."""
@@ -108,16 +116,29 @@ def _index_holes(args: tuple[object, ...], into: dict[int, Hole]) -> None:
                 _index_holes(arg.spec, into)
 
 
-def scan(text: str, filename: str) -> ModuleScan | None:
+def _where(definition: TagDefinition, module: ModuleAnalysis) -> str:
+    if not definition.line:
+        return ""
+    there = definition.module
+    return f"line {definition.line}" if there is module or there is None else f"{there.name}, line {definition.line}"
+
+
+def scan(
+    text: str, filename: str, resolver: TagResolver | None = None, *, path: str | None = None,
+    name: str | None = None,
+) -> ModuleScan | None:
     """The module's scan; None when it holds no tag string (nothing to migrate, and a module
-    CPython cannot parse is then none of the migration's business)."""
+    CPython cannot parse is then none of the migration's business).  A t-string is none, unless
+    it calls a tag named t."""
     try:
-        module = ModuleScan(text, filename)
+        module = ModuleScan(text, filename, resolver, path=path, name=name)
     except SyntaxError:
         if _has_tag_strings(text, filename):
             raise
         return None
-    return module if any(not module.is_template(tag) for tag in module.sites_tags()) else None
+    if all(module.is_template(tag) for tag in module.sites_tags()) and not module.prefix_named:
+        return None
+    return module
 
 
 def _has_tag_strings(text: str, filename: str) -> bool:

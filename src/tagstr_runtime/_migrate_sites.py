@@ -14,17 +14,19 @@ import ast
 import re
 from typing import Iterable, NamedTuple
 
-from tagstr_runtime._migrate_scan import HAZARDS, ModuleScan, TagInfo, scan
+from tagstr_runtime._migrate_scan import HAZARDS, ModuleScan, scan
+from tagstr_runtime._migrate_tags import Answers, TagFacts, answers, verdicts
 from tagstr_runtime._model import Field, Literal, Span, TagString
 from tagstr_runtime._placeholder import splice
+from tagstr_runtime.analysis.definitions import TagResolver
 from tagstr_runtime.analysis.findings import CLASS_VARIABLE
 
 __all__ = ["MESSAGES", "NO_OPTIONS", "Flag", "Migration", "Note", "Options", "migrate_text"]
 
 MESSAGES = {
-    "MIG001": "tag {!r} may read its values after it returns ({}); a t-string evaluates them at once",
+    "MIG001": "tag {!r} may read its values after it returns ({}); a t-string evaluates them at once{}",
     "MIG002": "tag {!r} reads .raw and this text has escapes; a template keeps one text "
-              "(--raw-tag {} keeps the source text, as rt\"...\")",
+              "({} keeps the source text, as rt\"...\")",
     "MIG003": "'\\N{{{}}}' is '\\N' and an interpolation in a tag string, a named character in a t-string "
               "(the character is '\\N{{{{{}}}}}' in a tag string)",
     "MIG004": "{!r} is bound in the class body: a tag string's interpolation cannot see it, a t-string's can",
@@ -34,18 +36,21 @@ MESSAGES = {
     "MIG007": "this tag string is inside an '=' field, whose text would change",
     "MIG008": "nested format-spec fields run before the values in a tag string, in source order in a t-string, "
               "and this tag string calls functions",
-    "MIG009": "tag {!r} (line {}) takes no template: decorate it with @accepts_template",
+    "MIG009": "tag {!r} ({}) takes no template: {}",
     "MIG010": "backslash in a format spec: kept as written in a tag string, an escape in a t-string",
+    "MIG011": "tag {!r} is unknown ({}): nothing says whether it {}; if it does, {}",
+    "MIG012": "{}; the module is left as it is: rename the tag, then migrate",
 }
 
 _NAMED_ESCAPE_DOUBLED = re.compile(r"(?<!\\)((?:\\\\)*)\\N\{\{([^{}\n]*)\}\}")
 
 
 class Options(NamedTuple):
-    """What the command line says about tags the module does not define."""
+    """What the command line says about tags, each a set of qualified names (``pkg.tags.html``)."""
 
     lazy_tags: frozenset[str] = frozenset()
     eager_tags: frozenset[str] = frozenset()
+    template_tags: frozenset[str] = frozenset()
     raw_tags: frozenset[str] = frozenset()
 
 
@@ -56,7 +61,7 @@ class Flag(NamedTuple):
 
 
 class Note(NamedTuple):
-    """An assumption the migration made (a tag not defined in the module)."""
+    """Something the migration says that is not a reason to keep a tag string."""
 
     offset: int
     message: str
@@ -67,18 +72,29 @@ class Migration(NamedTuple):
     migrated: int  # tag strings rewritten
     flags: tuple[Flag, ...]
     notes: tuple[Note, ...]
+    kept: int = 0  # tag strings kept (each with one flag or more)
+    answered: frozenset[str] = frozenset()  # the options' qualified names that matched a tag here
 
 
 NO_OPTIONS = Options()
 
 
-def migrate_text(text: str, filename: str = "<unknown>", options: Options = NO_OPTIONS) -> Migration:
+def migrate_text(
+    text: str,
+    filename: str = "<unknown>",
+    options: Options = NO_OPTIONS,
+    *,
+    module: str = "__main__",
+    path: str | None = None,
+    resolver: TagResolver | None = None,
+) -> Migration:
     """Raises ``TagSyntaxError`` for a malformed tag string, ``SyntaxError`` for other broken code
-    in a module with tag strings."""
-    module = scan(text, filename)
-    if module is None:
+    in a module with tag strings.  ``module``: its dotted name (options name tags by qualified
+    name); ``path``: its file; ``resolver``: the tree's (without one, imported tags are unknown)."""
+    scanned = scan(text, filename, resolver, path=path, name=module)
+    if scanned is None:
         return Migration(text, 0, (), ())
-    return _Migrator(text, module, options).run()
+    return _Migrator(text, scanned, options).run()
 
 
 class _Migrator:
@@ -89,13 +105,18 @@ class _Migrator:
         self.scan = module
         self.flags: list[Flag] = []
         self.notes: dict[str, Note] = {}
-        self.migrated = 0
+        self.migrated = self.kept = 0
+        self.answered: set[str] = set()
         self.debug_spans = _debug_fields(module, text)
 
     def run(self) -> Migration:
+        refused = [self.flag("MIG012", offset, message) for offset, message in self.scan.prefix_named]
+        if refused:  # a tag named like a string prefix: nothing in this module can be trusted
+            kept = sum(not self.scan.is_template(tag) for tag in self.scan.sites_tags())
+            return Migration(self.text, 0, tuple(refused), (), kept)
         out = self.fill(0, len(self.text), self.tags)
         flags = tuple(sorted(self.flags, key=lambda f: (f.offset, f.code)))
-        return Migration(out, self.migrated, flags, tuple(self.notes.values()))
+        return Migration(out, self.migrated, flags, tuple(self.notes.values()), self.kept, frozenset(self.answered))
 
     def fill(self, start: int, end: int, tags: Iterable[TagString]) -> str:
         return splice(self.text, tags, lambda t: t.span, self.site, start, end)
@@ -104,18 +125,17 @@ class _Migrator:
         if self.scan.is_template(tag):  # a t-string already: what is inside may be tag strings
             self.debug_spans.extend(field.expr_span for field in tag.fields() if field.debug is not None)
             return self.fill(tag.span.start, tag.span.end, _children(tag.parts))
-        info = self.scan.tag_info(tag)
-        raw = tag.name in self.options.raw_tags and "\\" in self.text[tag.body_span.start : tag.body_span.end]
-        flags = list(self.judge(tag, info, raw))
+        facts = self.scan.facts(tag)
+        options = self.options
+        said = answers(facts, options.lazy_tags, options.eager_tags, options.template_tags, options.raw_tags)
+        self.answered.update(said.given)
+        raw = said.raw is not None and "\\" in self.text[tag.body_span.start : tag.body_span.end]
+        flags = list(self.judge(tag, facts, said, raw))
         self.flags.extend(flags)
         if flags:
+            self.kept += 1
             return self.fill(tag.span.start, tag.span.end, _children(tag.parts))
         self.migrated += 1
-        if not info.known and tag.tag not in self.notes:
-            self.notes[tag.tag] = Note(tag.span.start, (
-                f"tag {tag.tag!r} is not defined in this module: migrated as a tag that takes a template "
-                f"and reads its values at once (--lazy-tag {tag.tag} or --raw-tag {tag.tag} if not)"
-            ))
         body = self.body(tag, raw)
         return f"{tag.tag}({'rt' if raw else 't'}{tag.quote}{body}{tag.quote})"
 
@@ -136,19 +156,13 @@ class _Migrator:
 
     # -- the reasons to keep a tag string ---------------------------------------------
 
-    def judge(self, tag: TagString, info: TagInfo, raw: bool) -> Iterable[Flag]:
+    def judge(self, tag: TagString, facts: TagFacts, said: Answers, raw: bool) -> Iterable[Flag]:
         at = tag.span.start
-        name = tag.tag
-        lazy = None if tag.name in self.options.eager_tags else info.lazy
-        if tag.name in self.options.lazy_tags:
-            lazy = "--lazy-tag"
-        if info.accepts_template is False:
-            yield self.flag("MIG009", at, name, info.line)
-        if lazy is not None:
-            yield self.flag("MIG001", at, name, lazy)
+        for verdict in verdicts(facts, said):
+            yield self.flag(verdict.code, at, *verdict.args)
         literals = [p for p in tag.parts if isinstance(p, Literal)]
-        if info.reads_raw and not raw and any(p.raw != p.cooked for p in literals):
-            yield self.flag("MIG002", at, name, name)
+        if facts.reads_raw and not raw and any(p.raw != p.cooked for p in literals):
+            yield self.flag("MIG002", at, facts.name, f"--raw-tag {facts.qualname}")
         fields = tag.fields()
         # a tag string nested in one of these fields would change its text
         self.debug_spans.extend(field.expr_span for field in fields if field.debug is not None)

@@ -53,7 +53,11 @@ if TYPE_CHECKING:
         Finding, argumentless_super, assignment_expressions, class_variables, expression_nodes,
     )
     from tagstr_runtime.analysis.imports import ModuleFinder
-    from tagstr_runtime.analysis.module import AnalysisEmitter, ModuleAnalysis
+    from tagstr_runtime.analysis.emitter import AnalysisEmitter
+    from tagstr_runtime.analysis.module import ModuleAnalysis
+    from tagstr_runtime.analysis.prefixed import (
+        PREFIXES, PrefixNamedTag, prefix_named_tags, prefixed_strings, string_kind,
+    )
     from tagstr_runtime.analysis.scopes import Binding, ScopeIndex, generated_lambdas
     from tagstr_runtime.analysis.sites import Hole, Run, Site
 
@@ -98,13 +102,18 @@ _LAZY = {
     "TagResolver": "analysis.definitions",
     "annotation_says_tag": "analysis.definitions",
     "ModuleFinder": "analysis.imports",
-    "AnalysisEmitter": "analysis.module",
+    "AnalysisEmitter": "analysis.emitter",
     "ModuleAnalysis": "analysis.module",
     "Finding": "analysis.findings",
     "argumentless_super": "analysis.findings",
     "assignment_expressions": "analysis.findings",
     "class_variables": "analysis.findings",
     "expression_nodes": "analysis.findings",
+    "PREFIXES": "analysis.prefixed",
+    "PrefixNamedTag": "analysis.prefixed",
+    "prefix_named_tags": "analysis.prefixed",
+    "prefixed_strings": "analysis.prefixed",
+    "string_kind": "analysis.prefixed",
     "Binding": "analysis.scopes",
     "ScopeIndex": "analysis.scopes",
     "generated_lambdas": "analysis.scopes",
@@ -208,6 +217,10 @@ __all__ = [
     "placeholder_text",
     "Pos",
     "Position",
+    "PREFIXES",
+    "prefix_named_tags",
+    "PrefixNamedTag",
+    "prefixed_strings",
     "prologue_index",
     "python_files",
     "Run",
@@ -218,6 +231,7 @@ __all__ = [
     "Span",
     "stand_in_text",
     "strict",
+    "string_kind",
     "STRING_PREFIXES",
     "TagCall",
     "TagDefinition",

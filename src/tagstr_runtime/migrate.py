@@ -21,13 +21,17 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import os
 import sys
+from collections import Counter
 from typing import NamedTuple, Sequence
 
 from tagstr_runtime._errors import TagSyntaxError
 from tagstr_runtime._migrate_sites import NO_OPTIONS, Migration, Options, migrate_text
 from tagstr_runtime._precompile import python_files
 from tagstr_runtime._source import SourceText
+from tagstr_runtime.analysis.definitions import TagResolver
+from tagstr_runtime.analysis.imports import ModuleFinder, module_name
 
 __all__ = ["main", "migrate_source"]
 
@@ -50,9 +54,13 @@ def verify(text: str, filename: str) -> None:
     except ImportError:
         raise Unverified from None
     from tagstr_runtime._parser import parse
-    from tagstr_runtime._placeholder import placeholder_text
+    from tagstr_runtime._placeholder import placeholder_text, splice
 
     left = parse(text, filename, template_strings=True).tag_strings
+    # libcst (1.9) reads t"..." and rt"..." but not tr"...": spell it rt, same length and meaning
+    swapped = sorted((t for top in parse(text, filename, template_strings=False).tag_strings for t in top.walk()
+                      if t.tag.lower() == "tr"), key=lambda t: t.tag_span.start)
+    text = splice(text, swapped, lambda t: t.tag_span, lambda t: t.tag[::-1])
     try:
         libcst.parse_module(placeholder_text(text, left))
     except libcst.ParserSyntaxError as exc:
@@ -61,15 +69,13 @@ def verify(text: str, filename: str) -> None:
         raise error from None
 
 
-class FileResult(NamedTuple):
-    path: str
-    before: str
-    migration: Migration
-
-
-def migrate_source(source: bytes, filename: str, options: Options = NO_OPTIONS) -> tuple[bytes, Migration, str]:
+def migrate_source(
+    source: bytes, filename: str, options: Options = NO_OPTIONS, *, module: str = "__main__",
+    path: str | None = None, resolver: TagResolver | None = None,
+) -> tuple[bytes, Migration, str]:
     """The migrated bytes of one file (same encoding, BOM and line endings), the
-    migration, and the text it started from (offsets of flags and notes are in it)."""
+    migration, and the text it started from (offsets of flags and notes are in it).
+    ``module``, ``path``, ``resolver``: as ``migrate_text`` takes them."""
     from tokenize import detect_encoding
     import io
 
@@ -82,7 +88,7 @@ def migrate_source(source: bytes, filename: str, options: Options = NO_OPTIONS) 
     normal = text.replace("\r\n", "\n")
     if "\r" in normal or (newline == "\r\n" and "\n" in text.replace("\r\n", "")):
         raise ValueError("mixed or old Mac line endings: normalise them first")
-    migration = migrate_text(normal, filename, options)
+    migration = migrate_text(normal, filename, options, module=module, path=path, resolver=resolver)
     if not migration.migrated:
         return source, migration, normal
     verify(migration.text, filename)
@@ -95,72 +101,143 @@ def _where(path: str, text: str, offset: int) -> str:
     return f"{path}:{pos.line}:{pos.col_char + 1}"
 
 
+def _qualified_name(text: str) -> str:
+    """An option's argument: a dotted name with its module (``pkg.tags.html``), never a bare name."""
+    parts = text.split(".")
+    if len(parts) < 2 or not all(part.isidentifier() for part in parts):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a qualified name: write the module that defines the tag too "
+            f"(pkg.tags.html; a tag of a script main.py is main.html)"
+        )
+    return text
+
+
 def _parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m tagstr_runtime.migrate",
         description="Rewrite tag strings as Python 3.14 t-strings: html\"...\" -> html(t\"...\").",
+        epilog="Each option names a tag by its qualified name (pkg.tags.html), and may be repeated.",
     )
     mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--check", action="store_true", help="change nothing; exit 1 if a file would change")
-    mode.add_argument("--diff", action="store_true", help="print a unified diff instead of writing; exit 1 if any")
-    parser.add_argument("--lazy-tag", action="append", default=[], metavar="NAME",
-                        help="a tag that reads its values after it returns: keep its tag strings")
-    parser.add_argument("--eager-tag", action="append", default=[], metavar="NAME",
-                        help="a tag that reads every value at once, whatever its definition looks like")
-    parser.add_argument("--raw-tag", action="append", default=[], metavar="NAME",
-                        help="a tag that reads .raw: its text is kept as written (rt\"...\")")
+    mode.add_argument("--check", action="store_true",
+                      help="change nothing; exit 1 if a file would change or a tag string is kept")
+    mode.add_argument("--diff", action="store_true",
+                      help="print a unified diff instead of writing (the reasons go to stderr); exit as --check")
+    for flag, help_text in OPTION_HELP.items():
+        parser.add_argument(flag, action="append", default=[], metavar="MODULE.NAME", type=_qualified_name,
+                            help=help_text)
     parser.add_argument("paths", nargs="+", metavar="PATH", help="files, or folders searched for .py files")
     return parser.parse_args(argv)
 
 
+#: the options that say what a tag is, by qualified name, and what each asserts
+OPTION_HELP = {
+    "--lazy-tag": "the tag may read its values after it returns: keep its tag strings",
+    "--eager-tag": "the tag reads every value before it returns, whatever its definition looks like",
+    "--template-tag": "the tag takes a template (as @accepts_template and template_tag tags do)",
+    "--raw-tag": "the tag reads .raw: its text is kept as written (rt\"...\")",
+}
+
+
+class FileResult(NamedTuple):
+    path: str
+    source: bytes
+    new: bytes
+    before: str  # the text the offsets of the migration are in
+    migration: Migration
+
+
+class Summary:
+    """What one run did, for its last line."""
+
+    def __init__(self) -> None:
+        self.migrated = self.changed = self.kept = self.kept_files = self.errors = 0
+        self.reasons: Counter[str] = Counter()
+
+    def add(self, result: FileResult) -> None:
+        migration = result.migration
+        self.migrated += migration.migrated
+        self.changed += result.new != result.source
+        self.kept += migration.kept
+        self.kept_files += bool(migration.kept)
+        self.reasons.update(flag.code for flag in migration.flags)
+
+    def line(self, dry_run: bool) -> str:
+        verb = "would migrate" if dry_run else "migrated"
+        text = f"{verb} {_count(self.migrated, 'tag string')} in {_count(self.changed, 'file')}"
+        if self.kept:
+            reasons = ", ".join(f"{code} x{n}" for code, n in sorted(self.reasons.items()))
+            text += f"; kept {_count(self.kept, 'tag string')} in {_count(self.kept_files, 'file')} ({reasons})"
+        else:
+            text += "; kept none"
+        if self.errors:
+            text += f"; {_count(self.errors, 'file')} could not be migrated (errors above)"
+        return text
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parse_args(sys.argv[1:] if argv is None else argv)
-    options = Options(frozenset(args.lazy_tag), frozenset(args.eager_tag), frozenset(args.raw_tag))
-    status = 0
-    changed = migrated = kept = 0
+    options = Options(*(frozenset(getattr(args, flag[2:].replace("-", "_"))) for flag in OPTION_HELP))
+    dry_run = args.check or args.diff
+    # one stream for every reason, note, error and the summary (stderr when stdout holds the diff)
+    out = sys.stderr if args.diff else sys.stdout
+    summary = Summary()
+    results: list[FileResult] = []
     unverified = False
+    # every module of the tree is read before any is written: the resolver follows imports into them
+    roots = [path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path)) for path in args.paths]
+    resolver = TagResolver(ModuleFinder(roots))
     for path in python_files(args.paths):
         try:
             with open(path, "rb") as file:
                 source = file.read()
-            new, migration, before = migrate_source(source, path, options)
+            new, migration, before = migrate_source(
+                source, path, options, module=module_name(path), path=path, resolver=resolver
+            )
         except Unverified:
             unverified = True
             continue
         except (TagSyntaxError, SyntaxError) as exc:
-            print(f"{path}:{exc.lineno}:{exc.offset}: error: {exc.msg}", file=sys.stderr)
-            status = 2
+            print(f"{path}:{exc.lineno}:{exc.offset}: error: {exc.msg}", file=out)
+            summary.errors += 1
             continue
         except (OSError, ValueError) as exc:  # ValueError: undecodable text too
-            print(f"{path}: error: {exc}", file=sys.stderr)
-            status = 2
+            print(f"{path}: error: {exc}", file=out)
+            summary.errors += 1
             continue
-        for note in migration.notes:
-            print(f"{_where(path, before, note.offset)}: note: {note.message}", file=sys.stderr)
-        for flag in migration.flags:
-            print(f"{_where(path, before, flag.offset)}: {flag.message}")
-        migrated += migration.migrated
-        kept += len(migration.flags)
-        if new == source:
+        result = FileResult(path, source, new, before, migration)
+        results.append(result)
+        summary.add(result)
+        said = [(flag.offset, flag.message) for flag in migration.flags]
+        said += [(note.offset, f"note: {note.message}") for note in migration.notes]
+        for offset, text in sorted(said, key=lambda item: item[0]):
+            print(f"{_where(path, before, offset)}: {text}", file=out)
+    if unverified:
+        print("error: cannot verify the output: install libcst (the migrate extra) or run on Python 3.14", file=out)
+        return 2
+    used = frozenset(name for result in results for name in result.migration.answered)
+    for flag, names in zip(OPTION_HELP, options):
+        for name in sorted(names - used):
+            print(f"note: {flag} {name}: no tag string in these files calls this tag", file=out)
+    for result in results:
+        if result.new == result.source:
             continue
-        changed += 1
         if args.diff:
             sys.stdout.writelines(difflib.unified_diff(
-                before.splitlines(keepends=True), migration.text.splitlines(keepends=True), f"a/{path}", f"b/{path}"
+                result.before.splitlines(keepends=True), result.migration.text.splitlines(keepends=True),
+                f"a/{result.path}", f"b/{result.path}",
             ))
         elif not args.check:
-            with open(path, "wb") as file:
-                file.write(new)
-    if unverified:
-        print("error: cannot verify the output: install libcst (the migrate extra) or run on Python 3.14",
-              file=sys.stderr)
+            with open(result.path, "wb") as file:
+                file.write(result.new)
+    print(summary.line(dry_run), file=out)
+    if summary.errors:
         return 2
-    verb = "would migrate" if args.check or args.diff else "migrated"
-    print(f"{verb} {migrated} tag string(s) in {changed} file(s); {kept} reason(s) to keep tag strings reported",
-          file=sys.stderr)
-    if status:
-        return status
-    return 1 if changed and (args.check or args.diff) else 0
+    return 1 if dry_run and (summary.changed or summary.kept) else 0
 
 
 if __name__ == "__main__":

@@ -34,6 +34,20 @@ PLAIN_FILES = {
     "tagstr_runtime.syntax", "tagstr_runtime.syntax._words",
 }
 
+#: What a file without tag strings that binds a prefix name (``f = ...``) may add besides:
+#: the tag resolver, which TAG003 asks whether a tag is bound there (never the parser or
+#: the desugarer: ``f = open(path)`` is common).
+RESOLVER = {
+    "tagstr_runtime._source", "tagstr_runtime.analysis", "tagstr_runtime.analysis.definitions",
+    "tagstr_runtime.analysis.imports", "tagstr_runtime.analysis.module", "tagstr_runtime.analysis.prefixed",
+    "tagstr_runtime.analysis.scope_tables", "tagstr_runtime.analysis.scopes", "tagstr_runtime.analysis.tag_types",
+}
+#: files without tag strings, and what checking them may import beyond PLAIN_FILES
+PLAIN_SOURCES = {
+    "no-prefix-name": ("import os\n\ng = os.path.join\nx = f'{g}' + rb'\\d'\n", set()),
+    "binds-f": ("import os\n\nf = os.path.join\nx = f'{f}' + rb'\\d'\n", RESOLVER),
+}
+
 PROBE = """
 import json, sys
 from importlib.metadata import entry_points
@@ -68,13 +82,17 @@ def test_loading_the_entry_point_imports_little(tmp_path: Path) -> None:
 
 
 @pytest.mark.subprocess
+@pytest.mark.parametrize("plain", PLAIN_SOURCES)
 @pytest.mark.parametrize("select", [[], ["--extend-select=TAG"]], ids=["defaults", "every-TAG-rule"])
-def test_plain_files_import_no_desugarer(tmp_path: Path, select: list[str]) -> None:
-    (tmp_path / "plain.py").write_text("import os\n\nf = os.path.join\nx = f'{f}' + rb'\\d'\n",
-                                       encoding="utf-8")
+def test_plain_files_import_no_desugarer(tmp_path: Path, select: list[str], plain: str) -> None:
+    source, extra = PLAIN_SOURCES[plain]
+    (tmp_path / "plain.py").write_text(source, encoding="utf-8")
     found = probe("--isolated", "--exit-zero", *select, "plain.py", cwd=tmp_path)
     loaded = set(found["entry_point"]) | set(found["run"])  # type: ignore[arg-type]
-    assert loaded - STARTUP <= ENTRY_POINT | PLAIN_FILES, sorted(loaded - STARTUP - ENTRY_POINT - PLAIN_FILES)
+    allowed = ENTRY_POINT | PLAIN_FILES | extra
+    assert loaded - STARTUP <= allowed, sorted(loaded - STARTUP - allowed)
+    if extra:  # the resolver was asked (the test would pass vacuously otherwise)
+        assert "tagstr_runtime.analysis.definitions" in loaded
 
 
 @pytest.mark.subprocess

@@ -137,6 +137,43 @@ CASES = [
         if sys.version_info >= (3, 12)
         else []
     ),
+    # TAG014 (runs on files without tag strings too) -----------------------------------
+    case(
+        """\
+        from tagstr_runtime import template_tag
+        R = template_tag(str)
+        x = R"Hello {x}"
+        def g(R):
+            return R"Hello {x}"
+        def h():
+            return [R"a", r"b", rb"c"]
+        """,
+        [(3, 4, "TAG014"), (7, 12, "TAG014")],
+        select=("TAG014",),
+        id="tag014-raw-string-named-after-a-tag-not-a-parameter",
+    ),
+    case(
+        """\
+        b = 1
+        f = open
+        def u(text): return text
+        x = (b"bytes", f"{b}", u"text")
+        """,
+        [],
+        select=("TAG014",),
+        id="tag014-quiet-names-that-are-no-tags",
+    ),
+    case(
+        """\
+        from tags import t
+        def tr(*args: Interpolation): ...
+        x = t"Hello {x}"
+        y = f"{tr'x'}"
+        """,
+        [(3, 4, "TAG014"), (4, 7, "TAG014")] if PY314 else [],
+        select=("TAG014",),
+        id="tag014-t-strings-with-a-tag-t-in-scope-from-3.14",
+    ),
     # TAG004 -------------------------------------------------------------------------
     case('a = repr"hello {x}"\nc = html"{len"n"}"\n', [(1, 4, "TAG004"), (2, 10, "TAG004")], id="tag004"),
     case(

@@ -10,20 +10,17 @@ examples run with a stand-in ``t`` tag that builds the same templates.
 from __future__ import annotations
 
 import io
+import re
+import shutil
 import sys
-import types
 from contextlib import redirect_stdout
 from pathlib import Path
-from typing import Any
-
 import pytest
+from migrate_programs import compile_after, compile_before, run_program, stand_ins
 
-import tagstr_runtime
-from tagstr_runtime import template_tag
 from tagstr_runtime._migrate_sites import Options, migrate_text
 from tagstr_runtime.migrate import main, migrate_source
 
-PY314 = sys.version_info >= (3, 14)
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 PRELUDE = """\
@@ -85,10 +82,11 @@ def test_changed(before: str, after: str) -> None:
 
 
 def test_raw_tags_keep_the_source_text() -> None:
-    assert migrated('x = tag"\\d+{y}\\N{{BULLET}}"\n', raw_tags=frozenset(["tag"])) == (
-        'x = tag(rt"\\d+{y}\\N{{BULLET}}")\n'
-    )
-    assert migrated('x = tag"plain{y}"\n', raw_tags=frozenset(["tag"])) == 'x = tag(t"plain{y}")\n'
+    raw = frozenset(["__main__.tag"])  # a text without a module is __main__
+    assert migrated('x = tag"\\d+{y}\\N{{BULLET}}"\n', raw_tags=raw) == 'x = tag(rt"\\d+{y}\\N{{BULLET}}")\n'
+    assert migrated('x = tag"plain{y}"\n', raw_tags=raw) == 'x = tag(t"plain{y}")\n'
+    # another module's tag of that name is another tag
+    assert migrated('x = tag"\\d{y}"\n', raw_tags=frozenset(["other.tag"])) == 'x = tag(t"\\d{y}")\n'
 
 
 def test_only_tag_strings_change_byte_for_byte() -> None:
@@ -106,9 +104,10 @@ def test_only_tag_strings_change_byte_for_byte() -> None:
 
 
 def test_a_latin_1_file_stays_latin_1() -> None:
-    source = "# coding: latin-1\nfrom m import tag\nx = tag'é{y}'\n".encode("latin-1")
+    head = "# coding: latin-1\nfrom tagstr_runtime import template_tag\ntag = template_tag(repr)\n"
+    source = (head + "x = tag'é{y}'\n").encode("latin-1")
     new, _, _ = migrate_source(source, "<test>")
-    assert new == "# coding: latin-1\nfrom m import tag\nx = tag(t'é{y}')\n".encode("latin-1")
+    assert new == (head + "x = tag(t'é{y}')\n").encode("latin-1")
 
 
 # -- one reason at a time --------------------------------------------------------------
@@ -139,7 +138,7 @@ FLAGGED = [
 def test_each_reason_keeps_the_tag_string(definitions: str, line: str, code: str, col: int) -> None:
     source = PRELUDE + definitions + line + "\n"
     # the table's "--lazy-tag" row: a decorated tag the command line calls lazy
-    options = Options(lazy_tags=frozenset(["tag"])) if code == "MIG001" and not definitions else Options()
+    options = Options(lazy_tags=frozenset(["__main__.tag"])) if code == "MIG001" and not definitions else Options()
     result = migrate_text(source, "<test>", options)
     codes = {flag.code for flag in result.flags}
     assert code in codes, result.flags
@@ -191,7 +190,7 @@ def test_t_strings_nesting_quotes_read_before_314() -> None:
 def test_eager_tag_overrides_the_heuristic() -> None:
     source = PRELUDE + "@accepts_template\ndef wrap(*args):\n    return tag(*args)\n" + 'x = wrap"{y}"\n'
     assert [f.code for f in migrate_text(source, "<test>").flags] == ["MIG001"]
-    assert migrate_text(source, "<test>", Options(eager_tags=frozenset(["wrap"]))).text.endswith(
+    assert migrate_text(source, "<test>", Options(eager_tags=frozenset(["__main__.wrap"]))).text.endswith(
         'x = wrap(t"{y}")\n'
     )
 
@@ -203,10 +202,79 @@ def test_a_flagged_outer_tag_string_still_migrates_what_is_inside() -> None:
     assert [f.code for f in result.flags] == ["MIG009"]
 
 
-def test_an_unknown_tag_is_migrated_with_a_note() -> None:
-    result = migrate_text('from lib import html\nx = html"{y}"\nz = html"{w}"\n', "<test>")
-    assert result.text == 'from lib import html\nx = html(t"{y}")\nz = html(t"{w}")\n'
-    assert len(result.notes) == 1 and "'html' is not defined in this module" in result.notes[0].message
+def test_an_unknown_tag_is_kept_and_the_reason_names_the_options() -> None:
+    source = 'from lib import html\nx = html"{y}"\n'
+    result = migrate_text(source, "<test>")
+    assert result.text == source and result.kept == 1 and not result.notes
+    [flag] = result.flags
+    assert flag.code == "MIG011" and flag.offset == source.index('html"')
+    assert "--template-tag" in flag.message and "--eager-tag" in flag.message
+
+
+def test_an_option_answers_its_part_and_the_reason_names_only_the_rest() -> None:
+    source = 'from lib import html\nx = html"{y}"\n'
+    template = Options(template_tags=frozenset(["__main__.html"]))
+    [flag] = migrate_text(source, "<test>", template).flags
+    assert "--eager-tag" in flag.message and "--template-tag" not in flag.message
+    eager = Options(eager_tags=frozenset(["__main__.html"]))
+    [flag] = migrate_text(source, "<test>", eager).flags
+    assert "--template-tag" in flag.message and "--eager-tag" not in flag.message
+    both = template._replace(eager_tags=eager.eager_tags)
+    result = migrate_text(source, "<test>", both)
+    assert result.text == 'from lib import html\nx = html(t"{y}")\n' and not result.flags
+    assert result.answered == frozenset(["__main__.html"])
+
+
+def test_an_unknown_tag_wrapped_in_accepts_template_is_unknown_only_in_its_eagerness() -> None:
+    source = ("import lib as vendor\nfrom tagstr_runtime import accepts_template\n"
+              "stars = accepts_template(vendor.stars)\nx = stars\"{y}\"\n")
+    [flag] = migrate_text(source, "<test>").flags
+    assert flag.code == "MIG011" and flag.message.endswith(
+        "tag 'stars' is unknown (module 'lib' is not in the tree): nothing says whether it reads its values "
+        "at once; if it does, --eager-tag lib.stars"
+    )
+    result = migrate_text(source, "<test>", Options(eager_tags=frozenset(["lib.stars"])))
+    assert result.text.endswith('x = stars(t"{y}")\n') and not result.flags
+
+
+def test_a_relative_import_from_outside_the_tree_is_named_absolutely() -> None:
+    source = 'from ..lib import html\nx = html"{y}"\n'
+    [flag] = migrate_text(source, "<test>", module="pkg.sub.views", path="/nowhere/pkg/sub/views.py").flags
+    assert flag.message.endswith("--template-tag pkg.lib.html --eager-tag pkg.lib.html")
+    options = Options(template_tags=frozenset(["pkg.lib.html"]), eager_tags=frozenset(["pkg.sub.views.html"]))
+    result = migrate_text(source, "<test>", options, module="pkg.sub.views", path="/nowhere/pkg/sub/views.py")
+    assert not result.flags  # the name it is imported as works too
+
+
+def test_a_local_tag_is_named_after_its_function() -> None:
+    source = "class Page:\n    def render(self):\n        def plain(*args):\n            return len(args)\n" \
+             "        return plain\"{y}\"\n"
+    [flag] = migrate_text(source, "<test>", module="views").flags
+    assert flag.code == "MIG009"
+    template = Options(template_tags=frozenset(["views.Page.render.plain"]))
+    assert migrate_text(source, "<test>", template, module="views").text.endswith('plain(t"{y}")\n')
+    lazy = "def render(tag):\n    return tag\"{y}\"\n"
+    [flag] = migrate_text(lazy, "<test>", module="views").flags
+    assert flag.message.endswith("--template-tag views.render.tag --eager-tag views.render.tag")
+
+
+def test_the_remedy_fits_the_tag() -> None:
+    def message(definitions: str, line: str) -> str:
+        [flag] = [f for f in migrate_text(definitions + line, "<test>").flags if f.code == "MIG009"]
+        return flag.message
+
+    assert message("def plain(*args):\n    return args\n", 'x = plain"{y}"\n').endswith(
+        "decorate it with @accepts_template"
+    )
+    assert "make the tag a function decorated with @accepts_template, or --template-tag __main__.Box" in message(
+        "class Box:\n    def __init__(self, *args):\n        self.args = args\n", 'x = Box"{y}"\n'
+    )
+    lazy = [f.message for f in migrate_text(
+        "def keep(*args):\n    return [args]\n" + 'x = keep"{y}"\n', "<test>").flags]
+    assert any(m.startswith("MIG001") and m.endswith("if it does not, --eager-tag __main__.keep") for m in lazy)
+    lazy_option = Options(lazy_tags=frozenset(["__main__.tag"]))
+    [flag] = migrate_text(PRELUDE + 'x = tag"{y}"\n', "<test>", lazy_option).flags
+    assert flag.code == "MIG001" and "--lazy-tag __main__.tag" in flag.message and "--eager-tag" not in flag.message
 
 
 # -- the command line ------------------------------------------------------------------
@@ -216,36 +284,68 @@ def test_an_unknown_tag_is_migrated_with_a_note() -> None:
 def project(tmp_path: Path) -> Path:
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "a.py").write_text(PRELUDE + 'x = tag"{y}"\n', encoding="utf-8")
-    (tmp_path / "pkg" / "b.py").write_text("def plain(*args):\n    return args\nx = plain\"{y}\"\n", encoding="utf-8")
+    plain = "def plain(*args):\n    return len(args)\nx = plain\"{y}\"\n"
+    (tmp_path / "pkg" / "b.py").write_text(plain, encoding="utf-8")
     (tmp_path / "pkg" / "c.py").write_text("x = 1\n", encoding="utf-8")
     return tmp_path
 
 
-def test_check_changes_nothing_and_says_so(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_changes_nothing_and_says_so_on_one_stream(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     before = {p: p.read_bytes() for p in project.rglob("*.py")}
     assert main(["--check", str(project)]) == 1
     assert {p: p.read_bytes() for p in project.rglob("*.py")} == before
     out, err = capsys.readouterr()
-    assert "b.py:3:5: MIG009 tag 'plain' (line 1) takes no template" in out
-    assert "would migrate 1 tag string(s) in 1 file(s)" in err
+    assert err == ""
+    lines = out.splitlines()
+    assert lines[0].endswith("b.py:3:5: MIG009 tag 'plain' (line 1) takes no template: "
+                             "decorate it with @accepts_template")
+    assert lines[-1] == "would migrate 1 tag string in 1 file; kept 1 tag string in 1 file (MIG009 x1)"
 
 
-def test_diff_prints_a_unified_diff(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--diff", str(project / "pkg" / "a.py")]) == 1
-    out, _ = capsys.readouterr()
-    assert '-x = tag"{y}"\n+x = tag(t"{y}")\n' in out and out.startswith("--- a/")
+def test_diff_prints_a_unified_diff_and_the_reasons_aside(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--diff", str(project / "pkg")]) == 1
+    out, err = capsys.readouterr()
+    assert out.startswith("--- a/") and '-x = tag"{y}"\n+x = tag(t"{y}")\n' in out and "MIG009" not in out
+    assert "MIG009" in err and err.endswith("(MIG009 x1)\n")
 
 
-def test_in_place_then_nothing_left(project: Path) -> None:
+def test_in_place_then_check_fails_on_what_is_kept(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main([str(project)]) == 0
     assert (project / "pkg" / "a.py").read_text(encoding="utf-8").endswith('x = tag(t"{y}")\n')
-    assert main(["--check", str(project)]) == 0
+    kept = "kept 1 tag string in 1 file (MIG009 x1)\n"
+    assert capsys.readouterr().out.endswith("migrated 1 tag string in 1 file; " + kept)
+    assert main(["--check", str(project / "pkg" / "a.py")]) == 0  # nothing left there
+    assert main(["--check", str(project)]) == 1  # b.py's tag string is kept: CI fails
+    assert capsys.readouterr().out.endswith("would migrate 0 tag strings in 0 files; " + kept)
+
+
+def test_options_take_qualified_names(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--check", "--template-tag", "plain", str(project)])
+    assert exit_info.value.code == 2
+    assert "'plain' is not a qualified name" in capsys.readouterr().err
+    assert main(["--check", "--template-tag", "b.plain", "--eager-tag", "b.plian", str(project)]) == 1
+    out = capsys.readouterr().out
+    assert "MIG009" not in out
+    assert "note: --eager-tag b.plian: no tag string in these files calls this tag" in out
+    assert out.endswith("would migrate 2 tag strings in 2 files; kept none\n")
+
+
+def test_the_same_bare_name_in_two_modules_is_two_tags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lazy = "from tagstr_runtime import accepts_template\n@accepts_template\ndef html(*args):\n    return [args]\n"
+    (tmp_path / "one.py").write_text(lazy + 'x = html"{y}"\n', encoding="utf-8")
+    (tmp_path / "two.py").write_text(lazy + 'x = html"{y}"\n', encoding="utf-8")
+    assert main(["--eager-tag", "one.html", str(tmp_path)]) == 0
+    assert (tmp_path / "one.py").read_text(encoding="utf-8").endswith('x = html(t"{y}")\n')
+    assert (tmp_path / "two.py").read_text(encoding="utf-8").endswith('x = html"{y}"\n')
+    assert "two.py:5:5: MIG001 tag 'html' may read" in capsys.readouterr().out
 
 
 def test_a_malformed_tag_string_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "bad.py").write_text('x = tag"{}"\n', encoding="utf-8")
     assert main([str(tmp_path)]) == 2
-    assert "bad.py:1:10: error:" in capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert "bad.py:1:10: error:" in out and out.endswith("; 1 file could not be migrated (errors above)\n")
     assert (tmp_path / "bad.py").read_text(encoding="utf-8") == 'x = tag"{}"\n'
 
 
@@ -255,45 +355,42 @@ EXAMPLE_NAMES = sorted(p.stem for p in EXAMPLES.glob("*.py") if p.stem not in ("
 RUNNABLE_HERE = {"sh": Path("/bin/sh").exists() and sys.platform != "emscripten"}
 
 
-def run_example(code: Any, **names: Any) -> str:
+@pytest.fixture(scope="module")
+def migrated_examples(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, int]:
+    """A copy of the examples migrated by the command (default flags), what it printed, its --check status."""
+    folder = tmp_path_factory.mktemp("examples")
+    for name in EXAMPLE_NAMES:
+        shutil.copy(EXAMPLES / f"{name}.py", folder)
+    files = [str(folder / f"{name}.py") for name in EXAMPLE_NAMES]
     out = io.StringIO()
-    module = types.ModuleType("__main__")
-    module.__dict__.update(names)
     with redirect_stdout(out):
-        exec(code, module.__dict__)
-    return out.getvalue()
+        assert main(files) == 0
+        check = main(["--check", *files])
+    return folder, out.getvalue(), check
 
 
 @pytest.mark.parametrize("name", EXAMPLE_NAMES)
-def test_every_example_prints_the_same_after_the_migration(name: str) -> None:
+def test_every_example_prints_the_same_after_the_migration(name: str, migrated_examples: tuple[Path, str, int]) -> None:
     if not RUNNABLE_HERE.get(name, True):
         pytest.skip("needs a POSIX shell and subprocesses")
     if name == "sql":
         pytest.importorskip("sqlite3")
-    path = EXAMPLES / f"{name}.py"
-    text = path.read_text(encoding="utf-8")
-    migration = migrate_text(text, str(path))
-    assert migrate_text(migration.text, str(path)).text == migration.text  # idempotent
-    expected = run_example(tagstr_runtime.compile(text, str(path), "exec"))
-    left = migration.flags
-    if PY314:
-        code = compile(migration.text, str(path), "exec") if not left else tagstr_runtime.compile(
-            migration.text, str(path), "exec"
-        )
-        assert run_example(code) == expected
-    else:
-        # before 3.14 t"..." is a tag string: a tag that builds the template stands in
-        stand_in = template_tag(lambda template: template)
-        code = tagstr_runtime.compile(migration.text, str(path), "exec")
-        assert run_example(code, t=stand_in) == expected
+    folder, _, _ = migrated_examples
+    expected = run_program(EXAMPLES / f"{name}.py", [EXAMPLES], compile_before, {})
+    assert run_program(folder / f"{name}.py", [folder], compile_after, stand_ins()) == expected
 
 
-def test_the_examples_migrate_as_documented() -> None:
-    """Which examples migrate fully, and why the others keep tag strings."""
-    found = {}
+def test_the_examples_migrate_as_documented(migrated_examples: tuple[Path, str, int]) -> None:
+    """Which examples migrate fully, and why the others keep tag strings: a second run
+    says it (and fails a check), and changes nothing more."""
+    folder, said, check = migrated_examples
+    found: dict[str, tuple[int, list[str]]] = {}
     for name in EXAMPLE_NAMES:
-        migration = migrate_text((EXAMPLES / f"{name}.py").read_text(encoding="utf-8"), name)
-        found[name] = (migration.migrated, sorted({flag.code for flag in migration.flags}))
+        text = (folder / f"{name}.py").read_text(encoding="utf-8")
+        migration = migrate_text(text, name, module=name)
+        assert migration.text == text  # idempotent
+        migrated = sum(1 for _ in re.finditer(r"\b\w+\(t[\"']", text))
+        found[name] = (migrated, sorted({flag.code for flag in migration.flags}))
     assert found == {
         "decimal_literal": (11, []),
         "delayed": (0, ["MIG001", "MIG009"]),
@@ -303,3 +400,5 @@ def test_the_examples_migrate_as_documented() -> None:
         "sh": (7, []),
         "sql": (11, []),
     }
+    assert check == 1
+    assert said.splitlines()[-1].startswith("would migrate 0 tag strings in 0 files; kept ")

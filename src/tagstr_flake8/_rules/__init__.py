@@ -21,8 +21,8 @@ from tagstr_flake8._messages import (
     DataDuplicateKey, DataHoleKey, DataSyntax, ExceptTarget, HtmlDuplicateAttribute, HtmlEndTag, HtmlHoleComment,
     HtmlHoleEvent, HtmlHoleName, HtmlHoleRawText, HtmlHoleScriptUrl, HtmlHoleUnquoted, HtmlReference, HtmlStrict,
     HtmlSyntax, HtmlUnclosed, JsHoleString, JsSyntax, KeywordString, LoopCapture, NamedEscape, PrefixBinding,
-    PythonTwo, SqlAdjacentHoles, SqlHoleComment, SqlHoleIdentifier, SqlHoleKeyword, SqlHoleLiteral, SqlStatements,
-    SqlSyntax, TagMessage, TemplatePrefix, UnderLock, WithTarget,
+    PrefixedString, PythonTwo, SqlAdjacentHoles, SqlHoleComment, SqlHoleIdentifier, SqlHoleKeyword, SqlHoleLiteral,
+    SqlStatements, SqlSyntax, TagMessage, TemplatePrefix, UnderLock, WithTarget,
 )
 
 if TYPE_CHECKING:
@@ -72,6 +72,7 @@ RULES: Final[tuple[Rule, ...]] = (
     Rule(ArgumentlessSuper, "super_call"),
     Rule(PythonTwo, "python_two"),
     Rule(ExceptTarget, "except_target"),
+    Rule(PrefixedString, "prefix_binding", standard_files=True),
     # embedded languages (docs/languages.md): one analysis per file, shared; on 3.14 also
     # for files without tag strings (tag(t"..."))
     Rule(HtmlEndTag, "html_checks", standard_files=TSTRINGS),

@@ -60,7 +60,9 @@ class TagDefinition:
     way (``accepts_template``...); ``steps``: how the name led here (imports,
     aliases, factory calls; for ``UNKNOWN``, up to where it stopped: the import
     of a module outside the tree, the statement binding it, such as a type
-    alias); ``reason``: why nothing can be known (``UNKNOWN``).
+    alias); ``reason``: why nothing can be known (``UNKNOWN``);
+    ``dotted``: for a name imported from outside the tree, its dotted name there
+    (``extlib.upper``, relative imports made absolute).
     """
 
     def __init__(
@@ -72,6 +74,7 @@ class TagDefinition:
         wrappers: tuple[str, ...] = (),
         steps: tuple[Step, ...] = (),
         reason: str = "",
+        dotted: str = "",
     ) -> None:
         self.kind = kind
         self.node = node
@@ -79,6 +82,7 @@ class TagDefinition:
         self.wrappers = wrappers
         self.steps = steps
         self.reason = reason
+        self.dotted = dotted
 
     def __repr__(self) -> str:
         where = f" {getattr(self.node, 'name', type(self.node).__name__)}" if self.node is not None else ""
@@ -92,6 +96,7 @@ class TagDefinition:
             wrappers=self.wrappers + ((wrapper,) if wrapper else ()),
             steps=((step,) if step else steps) + self.steps,
             reason=self.reason,
+            dotted=self.dotted,
         )
 
     @property
@@ -133,8 +138,9 @@ class TagDefinition:
     def is_tag_function(self) -> bool:
         """The definition reads as a tag function: its ``*args`` annotation mentions a tag's
         argument types, or (unannotated, or the PEP draft's widened ``str | tuple``) its body
-        does or calls ``getvalue``.  A library tag is one."""
-        if self.kind == LIBRARY:
+        does or calls ``getvalue``.  A library tag is one, and so is ``accepts_template(x)``
+        whatever ``x`` is."""
+        if self.kind == LIBRARY or (self.kind == UNKNOWN and "accepts_template" in self.wrappers):
             return True
         if self.kind == CLASS or self.kind == INSTANCE:
             assert isinstance(self.node, ast.ClassDef) and self.module is not None
@@ -195,12 +201,9 @@ class TagResolver:
         """What the name read by ``name`` (a node of ``module.tree``) refers to there."""
         if depth > _MAX_DEPTH:
             return TagDefinition(UNKNOWN, reason="too many steps")
-        bindings = module.scopes.bindings(name.lineno, name.col_offset)
-        if not bindings:
+        binding = module.scopes.read_binding(name.lineno, name.col_offset)
+        if binding is None:
             return TagDefinition(UNKNOWN, reason=f"{name.id!r} is not bound in this module (a builtin, or undefined)")
-        read = (name.lineno, name.col_offset)
-        before = [b for b in bindings if (b.line, b.col) <= read]
-        binding = (before or bindings)[-1]
         return self.definition(module, binding.node, name.id, depth + 1)
 
     def resolve_top_level(self, module: ModuleAnalysis, name: str, depth: int = 0) -> TagDefinition:
@@ -248,6 +251,9 @@ class TagResolver:
                     if submodule is not None:  # ``import x.y`` then ``x.y``
                         return TagDefinition(MODULE, None, submodule, steps=steps)
                 return self.resolve_top_level(base.module, value.attr, depth + 1)._with(steps=steps)
+            if base.dotted:  # ``import x as y`` then ``y.name``, x from outside the tree
+                return TagDefinition(UNKNOWN, reason=base.reason, dotted=f"{base.dotted}.{value.attr}",
+                                     steps=(*base.steps, Step("attribute", value, module)))
             return TagDefinition(UNKNOWN, reason=f"an attribute {value.attr!r}")
         if isinstance(value, ast.Call):
             return self.called(module, value, depth)
@@ -259,10 +265,8 @@ class TagResolver:
         if wrapper == "template_tag" and len(call.args) == 1:
             return TagDefinition(LIBRARY, call, module, wrappers=("template_tag",))
         if wrapper == "accepts_template" and len(call.args) == 1:
-            inner = self.value(module, call.args[0], depth + 1)
-            if not inner.known:
-                return TagDefinition(LIBRARY, call, module, wrappers=("accepts_template",))
-            return inner._with(wrapper="accepts_template")
+            # takes a template whatever it wraps; when it reads its values is the wrapped tag's affair
+            return self.value(module, call.args[0], depth + 1)._with(wrapper="accepts_template")
         called = self.value(module, call.func, depth + 1)
         if called.kind == CLASS:
             steps = (*called.steps, Step("call", call, module))
@@ -303,7 +307,8 @@ class TagResolver:
                 dotted = alias.name if alias.asname else alias.name.partition(".")[0]
                 target = self._module(module, dotted, 0)
                 if target is None:
-                    return TagDefinition(UNKNOWN, reason=f"module {dotted!r} is not in the tree", steps=(step,))
+                    return TagDefinition(UNKNOWN, reason=f"module {dotted!r} is not in the tree", steps=(step,),
+                                         dotted=dotted)
                 return TagDefinition(MODULE, None, target, steps=(step,))
             return TagDefinition(UNKNOWN, reason=f"{name!r} not found in the import")
         source = "." * node.level + (node.module or "")
@@ -313,7 +318,7 @@ class TagResolver:
             target = self._module(module, node.module, node.level)
             if target is None:
                 return TagDefinition(UNKNOWN, reason=f"imported from {source!r}, which is not in the tree",
-                                     steps=(step,))
+                                     steps=(step,), dotted=_absolute(module, node, alias.name))
             found = self.resolve_top_level(target, alias.name, depth + 1)
             if found.kind == UNKNOWN and not target.scopes.module_bindings(alias.name):
                 submodule = self._module(module, ".".join(filter(None, (node.module, alias.name))), node.level)
@@ -332,3 +337,15 @@ class TagResolver:
             return None
         path = self.finder.find(importer, dotted, level)
         return None if path is None else self.finder.read(path)
+
+
+def _absolute(module: ModuleAnalysis, node: ast.ImportFrom, name: str) -> str:
+    """The dotted name ``from ... import name`` binds, a relative import made absolute
+    from the importing module's name (as far as it is known)."""
+    base = node.module or ""
+    if node.level:
+        package = (module.name or "").split(".")
+        is_package = (module.path or "").endswith("__init__.py")
+        package = package[: max(len(package) - node.level + is_package, 0)]
+        base = ".".join(filter(None, [*package, node.module]))
+    return f"{base}.{name}" if base else name

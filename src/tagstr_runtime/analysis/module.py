@@ -4,44 +4,26 @@
 (``definitions``) read.  A consumer that already desugared the module (the
 flake8 plugin, with its lint tree) builds it from what it has; the others
 (the migration, a module the resolver follows an import into) get it from
-``ModuleAnalysis.read``, which desugars with ``AnalysisEmitter``: the tree of
-what the code does, ``tag('Hi ', lambda: name)``, nothing else generated.
+``ModuleAnalysis.read``, which desugars with ``AnalysisEmitter`` (``emitter``):
+the tree of what the code does, ``tag('Hi ', lambda: name)``, nothing else
+generated.  The desugarer is imported by ``read`` only: the tag resolver on a
+file without tag strings (flake8's TAG003) needs none of it.
 """
 
 from __future__ import annotations
 
 import ast
 from functools import cached_property
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
-from tagstr_runtime._desugaring import Desugaring
-from tagstr_runtime._emit import Emitter, Position, TagCall, located
-from tagstr_runtime._model import Field
 from tagstr_runtime._source import SourceText
 from tagstr_runtime.analysis.scopes import ScopeIndex, generated_lambdas
-from tagstr_runtime.analysis.sites import Site
 from tagstr_runtime.analysis.tag_types import tag_types
 
-__all__ = ["AnalysisEmitter", "ModuleAnalysis"]
+if TYPE_CHECKING:
+    from tagstr_runtime.analysis.sites import Site
 
-_LOAD = ast.Load()
-
-
-class AnalysisEmitter(Emitter):
-    """``tag('Hi ', lambda: name, (lambda: x, f'{w}'))``: each literal run a constant, each
-    interpolation the lambda that makes it lazy (with its format spec when that reads names)."""
-
-    def decoded(self, cooked: str, raw: str, at: Position) -> ast.expr:
-        return located(ast.Constant(cooked), at)
-
-    def interpolation(self, field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.expr:
-        func = self.thunk(value, at)
-        if isinstance(spec, ast.Constant):
-            return func
-        return located(ast.Tuple([func, spec], _LOAD), at)
-
-    def call(self, site: TagCall) -> ast.expr:
-        return located(ast.Call(site.func, site.args, []), site.at)
+__all__ = ["ModuleAnalysis"]
 
 
 class ModuleAnalysis:
@@ -85,6 +67,9 @@ class ModuleAnalysis:
     ) -> ModuleAnalysis:
         """Desugar ``text`` for analysis; raises ``TagSyntaxError`` or ``SyntaxError`` as
         ``Desugaring`` does."""
+        from tagstr_runtime._desugaring import Desugaring
+        from tagstr_runtime.analysis.emitter import AnalysisEmitter
+
         desugaring = Desugaring(
             text, filename, emitter=AnalysisEmitter(), emit_warnings=False, template_strings=template_strings
         )

@@ -93,24 +93,58 @@ class ScopeIndex:
         looked up outside, as the class body does at run time.
         """
         read = (line, col_byte)
-        path = self._path_to_name(read)
+        path = self._path_to(read, _reads_name)
         if path is None:
             return []
         name = path[-1]
         assert isinstance(name, ast.Name)
+        return self._lookup(name.id, path, read)
+
+    def bindings_of(self, name: str, line: int, col_byte: int) -> list[Binding]:
+        """The assignments ``name`` would refer to, read by the expression that starts at
+        (line, byte column), looked up as ``bindings`` does: which ``R`` or ``t`` a string
+        written ``R"..."`` or ``t"..."`` there was meant to call.  Empty: no expression
+        starts there, or ``name`` is a builtin or unbound."""
+        read = (line, col_byte)
+        path = self._path_to(read, _is_expression)
+        return [] if path is None else self._lookup(name, path, read)
+
+    def read_binding(self, line: int, col_byte: int, name: str | None = None) -> Binding | None:
+        """The one binding a read at (line, byte column) is followed to (the tag resolver's
+        choice): the last one written before the read, else the last one (a loop's later
+        binding).  ``name``: read by the expression there (``bindings_of``), else the name
+        read there (``bindings``).  None: a builtin, or nothing."""
+        found = self.bindings(line, col_byte) if name is None else self.bindings_of(name, line, col_byte)
+        before = [b for b in found if (b.line, b.col) <= (line, col_byte)]
+        return (before or found)[-1] if found else None
+
+    def enclosing(self, line: int, col_byte: int) -> tuple[str, ...]:
+        """The names of the functions and classes whose scopes hold the node (a statement,
+        an expression, a parameter) that starts at (line, byte column), outermost first
+        (``<lambda>`` for a lambda the user wrote): the path of a qualified name
+        (``views.render.html``)."""
+        path = self._path_to((line, col_byte), _is_statement_or_expression)
+        if path is None:
+            return ()
+        steps = self._chain(path)
+        if isinstance(path[-1], ast.arg) and len(path) >= 3:  # a parameter: of the function's scope
+            steps.append(Step(path[-3], FUNCTION))
+        return tuple(getattr(step.node, "name", "<lambda>") for step in steps if step.kind in (FUNCTION, CLASS))
+
+    def _lookup(self, name: str, path: list[ast.AST], read: Position) -> list[Binding]:
         chain = self._chain(path)
         innermost = len(chain) - 1
-        found = self._resolve(name.id, chain, innermost)
+        found = self._resolve(name, chain, innermost)
         if found is None:
             return []
-        bound = self._bound(found, name.id)
+        bound = self._bound(found, name)
         if found == chain[innermost] and found.kind in (CLASS, MODULE):
             earlier = [b for b in bound if b.visible <= read]
             if not earlier and bound:
-                found = self._resolve(name.id, chain, innermost - 1)
+                found = self._resolve(name, chain, innermost - 1)
                 if found is None:
                     return []
-                earlier = self._bound(found, name.id)
+                earlier = self._bound(found, name)
             bound = earlier
         same = found == chain[innermost]
         in_class = found.kind == CLASS
@@ -145,8 +179,9 @@ class ScopeIndex:
 
     # finding the name ----------------------------------------------------------------
 
-    def _path_to_name(self, target: Position) -> list[ast.AST] | None:
-        """The nodes from the module down to the ``Name`` read at ``target``.
+    def _path_to(self, target: Position, wanted: Callable[[ast.AST, Position], bool]) -> list[ast.AST] | None:
+        """The nodes from the module down to the first node ``wanted`` at ``target`` (the
+        ``Name`` read there, the outermost expression that starts there...).
 
         Depth first with a stack of its own: an expression may nest deeper
         than Python's recursion limit allows a recursive walk.
@@ -157,9 +192,9 @@ class ScopeIndex:
             node, depth = todo.pop()
             del path[depth:]
             path.append(node)
+            if wanted(node, target):
+                return path
             if isinstance(node, ast.Name):
-                if (node.lineno, node.col_offset) == target and isinstance(node.ctx, ast.Load):
-                    return path
                 continue
             children = list(self._children_around(node, target))
             todo.extend((child, depth + 1) for child in reversed(children))
@@ -303,6 +338,19 @@ def _if_around(node: ast.AST, target: Position) -> Iterable[ast.AST]:
     if start(node) <= target and (end[0] is None or target < end):
         return (node,)
     return ()
+
+
+def _reads_name(node: ast.AST, target: Position) -> bool:
+    return isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and (
+        node.lineno, node.col_offset) == target
+
+
+def _is_expression(node: ast.AST, target: Position) -> bool:
+    return isinstance(node, ast.expr) and (node.lineno, node.col_offset) == target
+
+
+def _is_statement_or_expression(node: ast.AST, target: Position) -> bool:
+    return isinstance(node, (ast.stmt, ast.expr, ast.arg)) and (node.lineno, node.col_offset) == target
 
 
 def _in(node: ast.AST, nodes: Iterable[ast.AST]) -> bool:

@@ -97,7 +97,7 @@ def fr(*args: str | tuple) -> str:
 
 
 def rf(*args: Buffer) -> bytes:
-    return b"".join(a.getvalue() for a in args)
+    return b"".join(a.getvalue() for a in args)  # TAG014:12
 
 
 class Rt:

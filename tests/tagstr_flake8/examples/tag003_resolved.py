@@ -1,4 +1,7 @@
 """TAG003 through the tag resolver: what factories and wrappers make."""
+from some_library import render
+
+from tagstr_runtime import accepts_template
 from tagstr_runtime import Decoded, Interpolation, template_tag
 
 
@@ -10,4 +13,5 @@ def make_tag():
 
 rb = make_tag()  # TAG003:1
 f = template_tag(lambda template: str(template))  # TAG003:1
+u = accepts_template(render)  # TAG003:1
 page = make_tag()

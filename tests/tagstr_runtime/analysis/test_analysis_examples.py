@@ -89,9 +89,11 @@ def test_scopes(path: Path) -> None:
 
 
 def describe(definition: TagDefinition) -> str:
-    if not definition.known:
+    if definition.kind == "module":
         return definition.kind
-    words = [definition.kind, getattr(definition.node, "name", type(definition.node).__name__.lower())]
+    words = [definition.kind]
+    if definition.known:
+        words.append(getattr(definition.node, "name", type(definition.node).__name__.lower()))
     if definition.accepts_template:
         words.append("template")
     if definition.lazy is not None:
@@ -100,6 +102,8 @@ def describe(definition: TagDefinition) -> str:
         words.append("raw")
     if definition.is_tag_function:
         words.append("tag-function")
+    if definition.dotted:
+        words.append(f"from {definition.dotted}")
     if definition.steps:
         words.append("via " + ",".join(step.kind for step in definition.steps))
     return " ".join(words)

@@ -2,11 +2,14 @@
 
 ``# tag: <kind> <name> [template] [lazy] [raw] [tag-function] [via <steps>]``
 describes the definition the tag string's name resolves to and what is known
-of it; ``# tag: unknown`` when nothing can be.
+of it; ``# tag: unknown [template] [tag-function] [from <dotted name>] [via
+<steps>]`` when that cannot be known (a name from outside the tree).
 """
+import outside as vendor
 import shop
 import shop.tags as tags_module
 from shop import html, log
+from outside.tags import fancy
 from shop.tags import Message, make_sql
 from tagstr_runtime import Decoded, Interpolation, accepts_template, template_tag
 
@@ -44,6 +47,8 @@ library = template_tag(lambda template: template)
 picked = tags_module.html
 sql = make_sql()
 message = Message
+vendor_tag = vendor.tags.fancy
+wrapped_fancy = accepts_template(fancy)
 
 
 def views(name, local_tag):
@@ -63,3 +68,6 @@ def views(name, local_tag):
     local_tag"{name}"  # tag: unknown
     print"{name}"  # tag: unknown
     shop"{name}"  # tag: module
+    fancy"{name}"  # tag: unknown from outside.tags.fancy via import
+    vendor_tag"{name}"  # tag: unknown from outside.tags.fancy via assignment,import,attribute,attribute
+    wrapped_fancy"{name}"  # tag: unknown template tag-function from outside.tags.fancy via assignment,import
