@@ -340,3 +340,15 @@ def test_requirements(language: str, strings: list[str], specs: list[str | None]
         pytest.skip(f"{PARSERS[language]} is not installed")
     slots = [Slot("x", None, spec) for spec in specs]
     assert requirements(language, strings, slots) == expected
+
+
+def test_site_language_keeps_modules_apart() -> None:
+    """One resolver for two modules binding a tag's name to different declarations."""
+    resolver = LanguageResolver(TagResolver())
+    for language in ("html", "sql", "css"):
+        module = ModuleAnalysis.read(
+            f'from typing import Annotated\ndef tag(*args: Annotated[object, "{language}"]): ...\n'
+            'def view():\n    return tag"x"\n'
+        )
+        [site] = module.sites
+        assert resolver.site_language(module, site) == language

@@ -52,9 +52,10 @@ class LanguageResolver:
         self.configured = dict(configured or {})
         # a module -> its ``name.tstring_language = "..."`` statements (bases and languages)
         self._set: WeakKeyDictionary[ModuleAnalysis, list[tuple[ast.Name, str]]] = WeakKeyDictionary()
-        # for ``site_language`` (one module): a tag's name -> (bound once at module level, its language)
-        self._shared: dict[str, tuple[bool, str | None]] = {}
-        self._written: WrittenNames | None = None
+        # for ``site_language``, by module: a tag's name -> (bound once at module level, its
+        # language); where the names are written
+        self._shared: WeakKeyDictionary[ModuleAnalysis, dict[str, tuple[bool, str | None]]] = WeakKeyDictionary()
+        self._written: WeakKeyDictionary[ModuleAnalysis, WrittenNames] = WeakKeyDictionary()
 
     def language(self, module: ModuleAnalysis, name: ast.expr) -> str | None:
         """The language of the tag read by ``name`` (a ``Name`` in ``module.tree``; for
@@ -67,24 +68,25 @@ class LanguageResolver:
         asking the scopes for each would cost more than the rest of the checks of a file
         that declares no language (issue 27).  A tag string in a function's body whose
         module-level statement binds no name like its tag's (found by reading its text:
-        ``_written``) reads the module's binding of it: when there is one, it is resolved once.
-        For the tag strings of one module only."""
+        ``_written``) reads the module's binding of it: when there is one, it is resolved once."""
         name = site.name
         top = function_statement(site.chain, module.generated)
         if top is None or module.source is None:
             return self.language(module, name)
-        if self._written is None:
-            self._written = WrittenNames(module)
-        if self._written.binds(top, name.id):
+        written = self._written.get(module)
+        if written is None:
+            written = self._written[module] = WrittenNames(module)
+        if written.binds(top, name.id):
             return self.language(module, name)
-        shared = self._shared.get(name.id)
+        answers = self._shared.setdefault(module, {})
+        shared = answers.get(name.id)
         if shared is None:
             bindings = module.scopes.module_bindings(name.id)
             language = None
             if len(bindings) == 1:
                 definition = self.resolver.definition(module, bindings[0].node, name.id, 1)
                 language = self._language(module, name.id, definition)
-            shared = self._shared[name.id] = (len(bindings) == 1, language)
+            shared = answers[name.id] = (len(bindings) == 1, language)
         return shared[1] if shared[0] else self.language(module, name)
 
     def _language(self, module: ModuleAnalysis, written: str, definition: TagDefinition) -> str | None:
