@@ -9,6 +9,7 @@ tree (``_analysis.analyse``).
 from __future__ import annotations
 
 import ast
+import sys
 from typing import Iterable
 
 from tagstr_flake8._analysis import analyse, physical_lines
@@ -29,7 +30,9 @@ def source_messages(
     (``"TAG"`` or ``("TAG",)`` runs every rule; the default, the rules on by default).
     A source that is not valid Python (with or without tag strings) raises
     the ``SyntaxError`` flake8 reports as E999.  A rule that raises is not
-    skipped, as it is by flake8: the exception propagates.
+    skipped, as it is by flake8: the exception propagates.  ``filename``: where
+    the source is (its imports are read from there: tags imported from the
+    file's package keep their language), or ``<string>``.
     """
     prefixes = (select,) if isinstance(select, str) else tuple(select)  # "TAG006" is one code
     enabled = frozenset(code for code in MESSAGES if code.startswith(prefixes))
@@ -40,7 +43,10 @@ def source_messages(
     except SyntaxError as exc:
         tagfile = analyse(lines, filename, exc)
         tree = tagfile.tree
-    found = run_rules(tree, lines, tagfile, enabled, strict=True)
+    languages = sys.modules.get("tagstr_flake8._languages")
+    if languages is not None:  # the imported modules as they are now
+        languages.forget_modules()
+    found = run_rules(tree, lines, tagfile, enabled, strict=True, filename=filename)
     return sorted(found, key=lambda m: (m.line, m.col, m.code))
 
 

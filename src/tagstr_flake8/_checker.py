@@ -38,19 +38,21 @@ LOG = logging.getLogger(__name__)
 
 
 def run_rules(
-    tree: ast.AST, lines: list[str], tagfile: TagFile | None, enabled: frozenset[str], *, strict: bool
+    tree: ast.AST, lines: list[str], tagfile: TagFile | None, enabled: frozenset[str], *, strict: bool,
+    filename: str | None = None,
 ) -> Iterator[TagMessage]:
     """The messages of every rule whose code is ``enabled``, rule by rule (in code order).
 
     A rule that raises is logged and skipped, so one bug of ours costs one
     rule, not the file's other diagnostics; with ``strict`` it propagates.
+    ``filename``: the file's path as flake8 names it (None, ``stdin``: a text without one).
     """
     context: FileContext | None = None
     for rule in RULES:
         if rule.code not in enabled or (tagfile is None and not rule.standard_files):
             continue
         if context is None:
-            context = FileContext(tree, lines, tagfile)
+            context = FileContext(tree, lines, tagfile, _path(filename))
         try:
             messages = list(rule.check(context))
             wrong = [m for m in messages if type(m) is not rule.message]
@@ -64,6 +66,13 @@ def run_rules(
         yield from messages
 
 
+def _path(filename: str | None) -> str | None:
+    """A file name that may stand for a place in a tree (not ``stdin``, ``-``, ``<string>``)."""
+    if not filename or filename in ("stdin", "-") or filename.startswith("<"):
+        return None
+    return filename
+
+
 class TagstrChecker:
     """Reports the TAG codes; the hooks of ``_patch`` make every other check see tag strings."""
 
@@ -72,9 +81,10 @@ class TagstrChecker:
     # Codes a rule runs for: parse_options narrows it to what the options select.
     enabled: ClassVar[frozenset[str]] = frozenset(MESSAGES) - frozenset(OFF_BY_DEFAULT)
 
-    def __init__(self, tree: ast.AST, lines: list[str]) -> None:
+    def __init__(self, tree: ast.AST, lines: list[str], filename: str = "") -> None:
         self.tree = tree
         self.lines = lines
+        self.filename = filename  # where imported tags are looked for (the embedded-language checks)
 
     @classmethod
     def add_options(cls, option_manager: Any) -> None:
@@ -104,5 +114,6 @@ class TagstrChecker:
 
     def run(self) -> Iterator[tuple[int, int, str, type[Any]]]:
         tagfile = tagfile_of(self.tree)
-        for message in run_rules(self.tree, self.lines, tagfile, self.enabled, strict=strict()):
+        for message in run_rules(self.tree, self.lines, tagfile, self.enabled, strict=strict(),
+                                 filename=self.filename):
             yield message.line, message.col, message.text, type(self)

@@ -19,12 +19,14 @@ __all__ = ["FileContext"]
 
 
 class FileContext:
-    """The tree, the lines, the tag strings (``tagfile``, None in a file without any)."""
+    """The tree, the lines, the tag strings (``tagfile``, None in a file without any), and
+    ``path``: where the file is (to find the modules it imports), None for a text without one."""
 
-    def __init__(self, tree: ast.AST, lines: list[str], tagfile: TagFile | None) -> None:
+    def __init__(self, tree: ast.AST, lines: list[str], tagfile: TagFile | None, path: str | None = None) -> None:
         self.tree = tree
         self.lines = lines
         self.tagfile = tagfile
+        self.path = path
 
     @cached_property
     def text(self) -> str:
@@ -54,7 +56,8 @@ class FileContext:
         tagfile = self.tagfile
         assert tagfile is not None and self.scopes is not None
         return ModuleAnalysis(
-            tagfile.source, tagfile.tree, tagfile.desugaring.sites, tagfile.is_generated, scopes=self.scopes
+            tagfile.source, tagfile.tree, tagfile.desugaring.sites, tagfile.is_generated, scopes=self.scopes,
+            path=self.path,
         )
 
     @cached_property
@@ -65,4 +68,4 @@ class FileContext:
             return self.analysis
         from tagstr_runtime.frontend import ModuleAnalysis
 
-        return ModuleAnalysis(None, self.tree)
+        return ModuleAnalysis(None, self.tree, path=self.path)

@@ -8,6 +8,7 @@ declared language (issue 28).
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from tagstr_flake8._shared_notes import share_notes
@@ -32,7 +33,9 @@ def add_language_options(option_manager: Any) -> None:
 def parse_language_options(options: argparse.Namespace) -> None:
     languages = getattr(options, "tag_languages", "") or ""
     dialect = getattr(options, "tag_sql_dialect", "sqlite") or "sqlite"
-    if languages or dialect != "sqlite":  # else the defaults hold: nothing to import
+    # else the defaults hold: nothing to import (a run in a process that ran the checks
+    # before gets new settings: the modules it read may have changed)
+    if languages or dialect != "sqlite" or "tagstr_flake8._languages" in sys.modules:
         from tagstr_flake8._languages import configure, parse_mapping
 
         try:

@@ -2,7 +2,10 @@
 language, their findings, and the TAG message of each at its exact position.
 
 Computed once per file and shared by the language rules (``_rules/html_checks``...),
-each of which keeps the messages of its code.  A file whose tags declare no
+each of which keeps the messages of its code.  A tag's language is what its
+definition declares, found by the analysis layer's tag resolver (through
+aliases, factories and imports into the tree's other modules, each read once
+per run), unless ``--tag-languages`` names it.  A file whose tags declare no
 language imports no parser; a parser that is not installed is named once per
 process on stderr (with the extra that brings it), and its checks are skipped.
 """
@@ -11,10 +14,11 @@ from __future__ import annotations
 
 import ast
 import logging
+import os
 import re
 import sys
 from contextlib import contextmanager
-from typing import Any, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
 from weakref import WeakKeyDictionary
 
 from tagstr_runtime.frontend import (
@@ -30,7 +34,10 @@ from tagstr_flake8._messages import (
     SqlHoleComment, SqlHoleIdentifier, SqlHoleKeyword, SqlHoleLiteral, SqlStatements, SqlSyntax, TagMessage,
 )
 
-__all__ = ["Settings", "configure", "configured", "messages_of", "parse_mapping"]
+__all__ = ["Settings", "configure", "configured", "forget_modules", "messages_of", "parse_mapping"]
+
+if TYPE_CHECKING:
+    from tagstr_runtime.frontend import TagResolver
 
 LOG = logging.getLogger(__name__)
 
@@ -61,11 +68,25 @@ _TSTRING = re.compile(r"(?:(?<=[\s(\[{,=:+*/%&|^<>~!-])|^)(?:[tT][rR]?|[rR][tT])
 
 
 class Settings:
-    """The flake8 options of the checks (set by ``TagstrChecker.parse_options``)."""
+    """The flake8 options of the checks (set by ``TagstrChecker.parse_options``), and the tag
+    resolver of the run: each module a tag is imported from is read once per run."""
 
     def __init__(self, languages: Mapping[str, str] | None = None, sql_dialect: str = "sqlite") -> None:
         self.languages = dict(languages or {})  # tag (qualified or plain name) -> language
         self.options = LanguageOptions(sql_dialect=sql_dialect, html_strict=True)  # TAG106's rule filters
+        self._resolver: TagResolver | None = None
+
+    def resolver(self) -> TagResolver:
+        """The run's tag resolver, following imports from where flake8 runs and from each file's package."""
+        if self._resolver is None:
+            from tagstr_runtime.frontend import ModuleFinder, TagResolver
+
+            self._resolver = TagResolver(ModuleFinder([os.getcwd()]))
+        return self._resolver
+
+    def forget_modules(self) -> None:
+        """Read the imported modules again (``check_source``: each call sees the files as they are)."""
+        self._resolver = None
 
 
 SETTINGS = Settings()
@@ -104,6 +125,10 @@ def configured(languages: str = "", sql_dialect: str = "sqlite") -> Iterator[Non
         SETTINGS = saved
 
 
+def forget_modules() -> None:
+    SETTINGS.forget_modules()
+
+
 def messages_of(ctx: FileContext, message: type[TagMessage]) -> Iterator[TagMessage]:
     """The messages of one code in the file (the analysis runs once per file)."""
     found = _FOUND.get(ctx)
@@ -117,19 +142,22 @@ def _messages(ctx: FileContext) -> Iterator[TagMessage]:
     tstrings = sys.version_info >= (3, 14) and _TSTRING.search(ctx.text) is not None
     if (tagfile is None or not tagfile.tags) and not tstrings:
         return
-    resolver = _Resolver(ctx.tree)
+    from tagstr_runtime.frontend import LanguageResolver
+
+    resolver = LanguageResolver(SETTINGS.resolver(), SETTINGS.languages)
+    module = ctx.module
     if tagfile is not None:
         source = tagfile.source
         for site in tagfile.desugaring.sites:
-            language = resolver.language(site.tag.tag)
+            language = resolver.site_language(module, site)
             if language is not None:
                 from tagstr_runtime.frontend import template_of_site
 
                 yield from _check(language, template_of_site(site), source)
     if tstrings:  # pragma: >=3.14 cover
         source = tagfile.source if tagfile is not None else ctx.source
-        for name, node in _tstring_calls(ctx.tree):
-            language = resolver.language(name)
+        for func, node in _tstring_calls(ctx.tree):
+            language = resolver.language(module, func)
             if language is not None:
                 from tagstr_runtime.frontend import template_of_tstring
 
@@ -138,13 +166,14 @@ def _messages(ctx: FileContext) -> Iterator[TagMessage]:
                     yield from _check(language, found, source)
 
 
-def _tstring_calls(tree: ast.AST) -> Iterator[tuple[str, ast.AST]]:
-    """``tag(t"...")``: the tag's name and the t-string, for each call whose first argument is one."""
+def _tstring_calls(tree: ast.AST) -> Iterator[tuple[ast.expr, ast.AST]]:
+    """``tag(t"...")``, ``module.tag(t"...")``: the tag and the t-string, for each call whose first
+    argument is one."""
     template_str = getattr(ast, "TemplateStr", None)
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args
+        if (isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)) and node.args
                 and type(node.args[0]) is template_str):
-            yield node.func.id, node.args[0]
+            yield node.func, node.args[0]
 
 
 def _check(language: str, template: Any, source: SourceText) -> Iterator[TagMessage]:
@@ -181,32 +210,3 @@ def _note(exc: MissingParser) -> None:
             flags[index] = 1
     sys.stderr.write(f"tagstr_flake8: {exc} (its checks are skipped)\n")
     sys.stderr.flush()
-
-
-class _Resolver:
-    """A tag name -> its declared language: the configuration first, then the module's definitions."""
-
-    def __init__(self, tree: ast.AST) -> None:
-        self.tree = tree
-        self._cache: dict[str, str | None] = {}
-        self._declarations: object = None
-
-    def language(self, name: str) -> str | None:
-        if name in self._cache:
-            return self._cache[name]
-        from tagstr_runtime.frontend import ModuleDeclarations
-
-        if self._declarations is None:
-            body = self.tree.body if isinstance(self.tree, ast.Module) else []
-            self._declarations = ModuleDeclarations(body)
-        declarations = self._declarations
-        assert isinstance(declarations, ModuleDeclarations)
-        configured = SETTINGS.languages
-        qualified = declarations.imports.get(name)
-        language = configured.get(qualified) if qualified else None
-        if language is None:
-            language = configured.get(name)
-        if language is None and qualified is None:
-            language = declarations.language_of_name(name)
-        self._cache[name] = language
-        return language

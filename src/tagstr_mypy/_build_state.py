@@ -38,6 +38,9 @@ class BuildState:
         # messages quote
         self.pending: dict[str, Pending] = {}
         self.expressions: dict[str, dict[tuple[int, int], str]] = {}
+        # what the context of an interpolation asks of its type (an SQL name, HTML
+        # attributes), by its lambda's (line, column), for the files that have any
+        self.demands: dict[str, dict[tuple[int, int], str]] = {}
         # tag verdicts (_verdicts.py): by signature value, and by the tag type's
         # identity (the object is held, so its id is not reused while it lives)
         self.verdicts: dict[object, str | None] = {}

@@ -187,6 +187,7 @@ def _tag_strings_native(
     build.state.pending[fnam] = Pending(built.tree, skip_bodies, text)
     build.state.expressions[fnam] = built.expressions
     build.state.retire(built)
+    _keep_demands(build.state, fnam, built.demands)
     _swap_point.arm()
     missing = missing_runtime(build.options)
     if missing is None:
@@ -238,6 +239,13 @@ def _running_python_only(
         return False
     stand_in = stand_in_text(text, fnam, template_strings=version >= (3, 14))
     return stand_in is not None and not _blocking(_native_parse(fnam, stand_in, *args, **kwargs)[1])
+
+
+def _keep_demands(state: BuildState, path: str, demands: dict[tuple[int, int], str]) -> None:
+    if demands:
+        state.demands[path] = demands
+    else:
+        state.demands.pop(path, None)
 
 
 class Pending(NamedTuple):
@@ -334,6 +342,7 @@ def _parse_stdlib(
     if build is not None:
         build.state.expressions[filename] = built.expressions
         build.state.retire(built)  # mypy converts the tree, then drops it
+        _keep_demands(build.state, filename, built.demands)
     missing = None if _in_worker else missing_runtime(options)
     if missing is not None:
         # mypy's stdlib-ast parser has no other way to report: this error stops the check

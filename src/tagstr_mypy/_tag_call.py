@@ -104,6 +104,11 @@ def tag_call_callback(state: BuildState, ctx: FunctionContext) -> Type:
             # forgets a literal's value deep in the type (a lambda's result):
             # so does the tag's type variable, solved from the value directly
             result = remove_instance_last_known_values(result)
+    demands = state.demands.get(api.path)
+    if demands and not tag_call.rejected:  # an SQL name, HTML attributes (_hole_types)
+        from tagstr_mypy._hole_types import check_slot_demands
+
+        check_slot_demands(api, tag_call, pairs, demands)
     if tag_call.rejected or not has_result_hook(state, api, tag_expr, tag_type):
         return result
     # other plugins' hooks on the tag apply, as to the call; what they say about
@@ -172,6 +177,7 @@ class TagCall:
 
     rejected = False
     failed = False  # the interpolations the tag does not accept were reported
+    reported: frozenset[int] = frozenset()  # the argument indexes reported one by one
 
     def check(self, result: Type | None = None, failed: bool | None = None) -> Type:
         """The call's type: ``result`` when mypy typed the call already; ``failed``:
@@ -270,6 +276,7 @@ class TagCall:
                 format_type(value, self.api.options), self.name, self.accepted(index),
             )
             reported = True
+            self.reported |= {index}
         if not reported and not unrelated:
             # only a combination fails (e.g. one type variable, two types)
             values = [

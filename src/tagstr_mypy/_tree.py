@@ -62,6 +62,7 @@ class CheckerEmitter(Emitter):
         #: each interpolation's source text by its lambda's (line, column): byte columns
         #: (``checker_tree`` converts them with the tree's)
         self.expressions: dict[tuple[int, int], str] = {}
+        self.field_starts: dict[tuple[int, int], int] = {}  # the same keys -> the field's offset
         self.spec_of: dict[int, ast.JoinedStr] = {}  # id(lambda) -> its spec with fields
         self._specs_seen = 0  # len(specs) at the last call: the parts of a call come right before it
 
@@ -71,6 +72,7 @@ class CheckerEmitter(Emitter):
     def interpolation(self, field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.expr:
         lam = located(ast.Lambda(_NO_ARGUMENTS, value), at)  # Emitter.thunk
         self.expressions[at[0], at[1]] = field.expr
+        self.field_starts[at[0], at[1]] = field.span.start
         if isinstance(spec, ast.JoinedStr):  # a constant spec or none: nothing to check
             self.specs.append(spec)
             self.spec_of[id(lam)] = spec
@@ -170,6 +172,9 @@ class CheckerTree(NamedTuple):
     desugaring: Desugaring
     #: (line, column) of an interpolation's lambda -> the expression's source text
     expressions: dict[tuple[int, int], str]
+    #: (line, column) of an interpolation's lambda -> what its context asks of its type
+    #: (``_languages.hole_demands``: an SQL name, HTML attributes)
+    demands: dict[tuple[int, int], str]
 
 
 def checker_tree(
@@ -201,13 +206,20 @@ def checker_tree(
         return None
     tree = desugaring.tree
     assert isinstance(tree, ast.Module)
+    from tagstr_mypy._languages import hole_demands
+
+    by_field = hole_demands(desugaring, filename)  # on the tree as desugared (byte columns)
     _fields_at_their_expressions([tree] if desugaring.result.fstrings else emitter.specs)
     expressions = emitter.expressions
+    convert = None
     if char_columns and not text.isascii():
         convert = _to_char_columns(tree, desugaring.source)
         expressions = {(line, convert(line, col)): text for (line, col), text in expressions.items()}
     _out_of_reach(emitter.hooks)
-    return CheckerTree(tree, desugaring, expressions)
+    demands = {at: by_field[start] for at, start in emitter.field_starts.items() if start in by_field} if by_field else {}
+    if demands and convert is not None:
+        demands = {(line, convert(line, col)): wanted for (line, col), wanted in demands.items()}
+    return CheckerTree(tree, desugaring, expressions, demands)
 
 
 def _out_of_reach(names: list[ast.Name]) -> None:

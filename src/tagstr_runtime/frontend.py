@@ -44,9 +44,9 @@ if TYPE_CHECKING:
         TEMPLATE_PREFIXES,
     )
     from tagstr_runtime.analysis.languages import (
-        LanguageOptions, MissingParser, check_language, language_name,
+        ATTRIBUTES, IDENTIFIER, LanguageOptions, MissingParser, check_language, hole_requirements, language_name,
     )
-    from tagstr_runtime.analysis.languages.declared import ModuleDeclarations, declared_language
+    from tagstr_runtime.analysis.languages.declared import LanguageResolver
     from tagstr_runtime.analysis.languages.templates import template_of_site, template_of_tstring
     from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver, annotation_says_tag
     from tagstr_runtime.analysis.findings import (
@@ -125,8 +125,10 @@ _LAZY = {
     "MissingParser": "analysis.languages",
     "check_language": "analysis.languages",
     "language_name": "analysis.languages",
-    "ModuleDeclarations": "analysis.languages.declared",
-    "declared_language": "analysis.languages.declared",
+    "hole_requirements": "analysis.languages",
+    "ATTRIBUTES": "analysis.languages",
+    "IDENTIFIER": "analysis.languages",
+    "LanguageResolver": "analysis.languages.declared",
     "template_of_site": "analysis.languages.templates",
     "template_of_tstring": "analysis.languages.templates",
 }
@@ -173,6 +175,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AnalysisEmitter",
+    "ATTRIBUTES",
     "annotation_says_tag",
     "argumentless_super",
     "assignment_expressions",
@@ -181,7 +184,6 @@ __all__ = [
     "CHECKER_MODULE",
     "class_variables",
     "CompileWarning",
-    "declared_language",
     "decode_source",
     "DECODED_TYPE",
     "Desugaring",
@@ -193,18 +195,20 @@ __all__ = [
     "fingerprint",
     "generated_lambdas",
     "HARD_KEYWORDS",
+    "hole_requirements",
+    "IDENTIFIER",
     "Hole",
     "INTERPOLATION_TYPE",
     "is_character_name",
     "KEYWORDS_BEFORE_STRING",
     "language_name",
     "LanguageOptions",
+    "LanguageResolver",
     "Literal",
     "located",
     "mask_text",
     "MissingParser",
     "ModuleAnalysis",
-    "ModuleDeclarations",
     "ModuleFinder",
     "parse",
     "ParseResult",

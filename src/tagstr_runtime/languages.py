@@ -9,9 +9,15 @@ well; see ``docs/languages.md``.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, NewType
 
-__all__ = ["CSS", "HTML", "JSON", "JavaScript", "SQL", "TOML", "YAML"]
+__all__ = ["CSS", "HTML", "Identifier", "JSON", "JavaScript", "SQL", "TOML", "YAML"]
+
+#: A name checked against the names a program allows (a table, a column), for an SQL
+#: hole that stands for a name (``FROM {table:i}``): the mypy plugin accepts there
+#: only this type, a class named ``Identifier`` (psycopg's ``sql.Identifier``) or a
+#: string literal.  ``Identifier("users")`` is the string itself at run time.
+Identifier = NewType("Identifier", str)
 
 
 class HTML:

@@ -10,9 +10,23 @@ import sys
 from pathlib import Path
 from typing import NamedTuple
 
-__all__ = ["EXAMPLES", "STOCK", "Hit", "Run", "expectations", "flake8", "options"]
+__all__ = ["EXAMPLES", "STOCK", "Hit", "Run", "example_files", "expectations", "flake8", "name_of", "options"]
 
 EXAMPLES = Path(__file__).parent / "examples"
+
+
+def example_files(pattern: str = "*.py") -> list[Path]:
+    """The example files matching ``pattern``, with those of the packages under ``examples/``
+    (``lang_pkg/``: tags imported across modules), that run here."""
+    found = [*EXAMPLES.glob(pattern), *EXAMPLES.glob(f"*/{pattern}")]
+    return sorted(p for p in found if runs_here(p))
+
+
+def name_of(path: Path) -> str:
+    """An example's path as flake8 prints it when run in ``examples/`` (``lang_pkg/views.py``)."""
+    return path.relative_to(EXAMPLES).as_posix()
+
+
 FORMAT = "%(path)s|%(row)d|%(col)d|%(code)s|%(text)s"
 # Rules that raise fail the run instead of being logged and skipped.
 ENV = {**os.environ, "TAGSTR_STRICT": "1", "PYTHONWARNINGS": "ignore"}

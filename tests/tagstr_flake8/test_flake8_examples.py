@@ -20,7 +20,7 @@ import pytest
 
 from tagstr_flake8 import OFF_BY_DEFAULT
 
-from flake8_harness import EXAMPLES, Hit, expectations, flake8, options, runs_here
+from flake8_harness import EXAMPLES, Hit, example_files, expectations, flake8, name_of, options
 
 pytestmark = pytest.mark.subprocess
 
@@ -31,7 +31,7 @@ except ImportError:  # pragma: no cover
 else:
     HAVE_BUGBEAR = True
 
-FILES = sorted(p for p in EXAMPLES.glob("*.py") if runs_here(p))
+FILES = example_files()
 
 
 def by_file(hits: list[Hit]) -> dict[str, set[tuple[int, int, str]]]:
@@ -48,7 +48,7 @@ def results(group: tuple[str, ...], mode: str = "files") -> dict[str, set[tuple[
     args = [*group]
     if mode == "jobs":
         args += ["--jobs=2"]
-    run = flake8([*args, *(p.name for p in files)], cwd=EXAMPLES)
+    run = flake8([*args, *map(name_of, files)], cwd=EXAMPLES)
     return by_file(run.hits)
 
 
@@ -59,9 +59,9 @@ def expected(path: Path) -> set[tuple[int, int, str]]:
     return wanted
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", FILES, ids=lambda p: name_of(p).removesuffix(".py"))
 def test_example(path: Path) -> None:
-    assert results(tuple(options(path))).get(path.name, set()) == expected(path)
+    assert results(tuple(options(path))).get(name_of(path), set()) == expected(path)
 
 
 OFF_FILES = [p for p in FILES if any(code in " ".join(options(p)) for code in OFF_BY_DEFAULT)]
@@ -77,12 +77,12 @@ def test_off_by_default(path: Path) -> None:
 
 @cache
 def _plain_all() -> dict[str, set[tuple[int, int, str]]]:
-    run = flake8([p.name for p in OFF_FILES], cwd=EXAMPLES)
+    run = flake8([name_of(p) for p in OFF_FILES], cwd=EXAMPLES)
     return by_file(run.hits)
 
 
 def flake8_plain(path: Path) -> set[tuple[int, int, str]]:
-    return _plain_all().get(path.name, set())
+    return _plain_all().get(name_of(path), set())
 
 
 def test_jobs_2_same_as_serial() -> None:
@@ -92,7 +92,7 @@ def test_jobs_2_same_as_serial() -> None:
 
 def test_spawned_workers() -> None:
     """Workers started with ``spawn`` import the plugin themselves (as on macOS and Windows)."""
-    files = [p.name for p in FILES if not options(p)]
+    files = [name_of(p) for p in FILES if not options(p)]
     code = (
         "import multiprocessing as mp, sys\n"
         "mp.set_start_method('spawn')\n"

@@ -22,7 +22,7 @@ from tagstr_flake8._languages import configured
 from tagstr_flake8._messages import LANGUAGE_MESSAGES, BuiltinTag, UnderLock
 from tagstr_flake8._rules import RULES
 
-from flake8_harness import EXAMPLES, expectations, options, runs_here
+from flake8_harness import example_files, expectations, name_of, options
 
 PY314 = sys.version_info >= (3, 14)
 ALL = ("TAG",)
@@ -361,10 +361,10 @@ def test_every_code_has_cases_that_fire() -> None:
     assert fired == set(CODES) - languages - ({"TAG001"} if PY314 else set())
 
 
-EXAMPLE_FILES = sorted(p for p in EXAMPLES.glob("*.py") if runs_here(p))
+EXAMPLE_FILES = example_files()
 
 
-@pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: name_of(p).removesuffix(".py"))
 def test_example_file(path: Path) -> None:
     """In-process, an example file reports the TAG codes its comments expect (flake8 columns minus one)."""
     select = [code for code in MESSAGES if code not in OFF_BY_DEFAULT]
@@ -372,7 +372,7 @@ def test_example_file(path: Path) -> None:
     wanted = {(row, col - 1, code) for row, col, code in expectations(path) if code.startswith("TAG")}
     mapping = " ".join(o.removeprefix("--tag-languages=") for o in options(path) if o.startswith("--tag-languages="))
     with configured(mapping):
-        assert set(check_source(path.read_text(encoding="utf-8"), select)) == wanted
+        assert set(check_source(path.read_text(encoding="utf-8"), select, filename=str(path))) == wanted
 
 
 def test_default_select_leaves_out_the_off_by_default_codes() -> None:

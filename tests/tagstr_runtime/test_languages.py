@@ -20,8 +20,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tagstr_runtime.analysis import languages
-from tagstr_runtime.analysis.languages import EXTRAS, Finding, MissingParser, Options, Slot, canonical, check
-from tagstr_runtime.analysis.languages.declared import ModuleDeclarations, declared_language
+from tagstr_runtime.analysis.languages import (
+    EXTRAS, Finding, MissingParser, Options, Slot, canonical, check, requirements,
+)
+from tagstr_runtime.analysis.definitions import TagResolver
+from tagstr_runtime.analysis.languages.declared import LanguageResolver
+from tagstr_runtime.analysis.module import ModuleAnalysis
 
 
 def have(module: str) -> bool:
@@ -210,11 +214,11 @@ loop2 = loop1
     ("loop1", None), ("missing", None),
 ])
 def test_declared_language(name: str, language: str | None) -> None:
-    module = ast.parse(DECLARATIONS)
-    assert ModuleDeclarations(module.body).language_of_name(name) == language
-    definitions = [node for node in module.body if getattr(node, "name", None) == name]
-    if definitions:
-        assert declared_language(definitions[0], module) == language
+    """The name read at the end of the module: its definition, found by the tag resolver, says."""
+    module = ModuleAnalysis.read(DECLARATIONS + f"{name}\n")
+    read = module.tree.body[-1]  # type: ignore[attr-defined]
+    assert isinstance(read, ast.Expr) and isinstance(read.value, ast.Name)
+    assert LanguageResolver(TagResolver()).language(module, read.value) == language
 
 
 _PIECES = [*"<>/=\"'&;#x{}[]():,.-_ \n\t\r\x00\\`$*%aZ09é\U0001F600", "<div>", "</div>", "<script>", "<!--",
@@ -251,3 +255,100 @@ def _lenient() -> Iterator[None]:
     finally:
         if saved is not None:
             os.environ["TAGSTR_STRICT"] = saved
+
+
+# -- a tag string's language, shared by the tag strings that read one binding ----------------------
+
+SCOPES = '''
+from typing import Annotated
+def html(*args: Annotated[object, "html"]): ...
+def sql(*args: Annotated[object, "sql"]): ...
+def plain(*args): ...
+a = html"<p></p>"  # html
+def f(html=sql):
+    return html"x"  # None: a parameter
+def g():
+    html = sql
+    return html"x"  # sql
+def h():
+    return [html"{x}" for html in (sql,)]  # None: the comprehension's
+def k(x):
+    return html"{[html'y' for html in (sql,)]}"  # html
+class C:
+    def m(self):
+        return html"x"  # html
+    css = html"<b></b>"  # html
+def later():
+    return plain"x"  # None: bound twice at module level, the last is read
+def deco(x):
+    return x
+@deco(sql"x")  # sql
+def j():
+    def inner():
+        return sql"x"  # html: j's local
+    sql = html
+    return inner
+def glob():
+    global sql
+    sql = plain
+    return sql"x"  # None: sql bound twice at module level
+plain = html
+def typed():
+    return plain"x"  # html: the binding before it
+'''
+
+
+def test_site_language_is_the_resolvers_answer() -> None:
+    """The shared answer (``site_language``) is the tag resolver's for each tag string."""
+    module = ModuleAnalysis.read(SCOPES)
+    resolver = LanguageResolver(TagResolver())
+    expected = {}
+    for number, line in enumerate(SCOPES.splitlines(), 1):
+        if "# " in line and '"' in line.partition("#")[0]:
+            word = line.partition("# ")[2].split(":")[0].split()[0]
+            expected[number] = None if word == "None" else word
+    found = {}
+    for site in module.sites:
+        fresh = LanguageResolver(TagResolver()).language(module, site.name)
+        assert resolver.site_language(module, site) == fresh, site
+        if site.parent is None:
+            found[site.name.lineno] = fresh
+    assert found == expected
+
+
+# -- what a hole's context asks of its value's type (the mypy plugin checks it) ----------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "strings", "specs", "expected"),
+    [
+        pytest.param("sql", ["SELECT * FROM ", " WHERE id = ", ""], [None, None], {0: "identifier"}, id="table"),
+        pytest.param("sql", ["SELECT ", " FROM ", ""], [None, "i"], {1: "identifier"}, id="declared-i"),
+        pytest.param("sql", ["SELECT * FROM t ORDER BY ", ""], [None], {0: "identifier"}, id="order-by"),
+        pytest.param("sql", ['SELECT "', '" FROM t'], [None], {0: "identifier"}, id="quoted-name"),
+        pytest.param("sql", ["SELECT * FROM t WHERE a = ", " AND b LIKE ", ""], [None, None], {}, id="values"),
+        pytest.param("sql", ["SELECT * FROM t WHERE a = '", "'"], [None], {}, id="in-a-literal"),
+        pytest.param("html", ["<div ", " class='a'>x</div>"], [None], {0: "attributes"}, id="spread"),
+        pytest.param("html", ["<div class='", "'>", "</div>"], [None, None], {}, id="value-and-text"),
+        pytest.param("html", ["<div data-", "=1>x</div>"], [None], {}, id="part-of-a-name"),
+        pytest.param("css", ["p { color: ", " }"], [None], {}, id="css-asks-nothing"),
+        pytest.param("json", ["[", "]"], [None], {}, id="json-asks-nothing"),
+    ],
+)
+def test_requirements(language: str, strings: list[str], specs: list[str | None], expected: dict[int, str]) -> None:
+    if not have(PARSERS[language]):
+        pytest.skip(f"{PARSERS[language]} is not installed")
+    slots = [Slot("x", None, spec) for spec in specs]
+    assert requirements(language, strings, slots) == expected
+
+
+def test_site_language_keeps_modules_apart() -> None:
+    """One resolver for two modules binding a tag's name to different declarations."""
+    resolver = LanguageResolver(TagResolver())
+    for language in ("html", "sql", "css"):
+        module = ModuleAnalysis.read(
+            f'from typing import Annotated\ndef tag(*args: Annotated[object, "{language}"]): ...\n'
+            'def view():\n    return tag"x"\n'
+        )
+        [site] = module.sites
+        assert resolver.site_language(module, site) == language

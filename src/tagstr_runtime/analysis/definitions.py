@@ -58,7 +58,9 @@ class TagDefinition:
 
     ``wrappers``: the names of the decorators and wrapping calls met on the
     way (``accepts_template``...); ``steps``: how the name led here (imports,
-    aliases, factory calls); ``reason``: why nothing can be known (``UNKNOWN``);
+    aliases, factory calls; for ``UNKNOWN``, up to where it stopped: the import
+    of a module outside the tree, the statement binding it, such as a type
+    alias); ``reason``: why nothing can be known (``UNKNOWN``);
     ``dotted``: for a name imported from outside the tree, its dotted name there
     (``extlib.upper``, relative imports made absolute).
     """
@@ -229,7 +231,8 @@ class TagResolver:
             return self.imported(module, node, name, depth)
         if isinstance(node, ast.arg):
             return TagDefinition(UNKNOWN, reason=f"{name!r} is a parameter")
-        return TagDefinition(UNKNOWN, reason=f"{name!r} is bound by a {type(node).__name__.lower()} statement")
+        return TagDefinition(UNKNOWN, reason=f"{name!r} is bound by a {type(node).__name__.lower()} statement",
+                             steps=(Step("statement", node, module),))
 
     def value(self, module: ModuleAnalysis, value: ast.expr, depth: int) -> TagDefinition:
         """What the expression ``value`` (a node of ``module.tree``) evaluates to, as a tag."""

@@ -1,6 +1,7 @@
 # OPTIONS: --max-line-length=120 --tag-languages=webtags.page=html,query=sql
 # REQUIRES: html5lib sqlglot
-"""Tags whose definition is in another module: their language comes from --tag-languages."""
+"""Tags imported from modules outside the tree (not found beside the file): their language comes from
+--tag-languages."""
 from webtags import page
 from webtags import page as p
 

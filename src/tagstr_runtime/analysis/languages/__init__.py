@@ -15,11 +15,12 @@ which names the extra that brings it.
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 from typing import Final, Mapping, NamedTuple, Protocol, Sequence
 
 __all__ = [
-    "EXTRAS", "Finding", "LANGUAGES", "LanguageOptions", "MissingParser", "Options", "Slot", "canonical", "check",
-    "check_language", "language_name",
+    "ATTRIBUTES", "EXTRAS", "Finding", "IDENTIFIER", "LANGUAGES", "LanguageOptions", "MissingParser", "Options",
+    "Slot", "canonical", "check", "check_language", "hole_requirements", "language_name", "requirements",
 ]
 
 #: Language names as written in declarations (t-linter's names) -> the checked language.
@@ -93,6 +94,16 @@ class _Checker(Protocol):
     def __call__(self, strings: Sequence[str], slots: Sequence[Slot], options: Options) -> list[Finding]: ...
 
 
+class _Requirements(Protocol):
+    def __call__(self, strings: Sequence[str], slots: Sequence[Slot], options: Options) -> dict[int, str]: ...
+
+
+#: What a hole's value must be, by where it stands (``requirements``); a type checker
+#: gives each its type (docs/languages.md, "Types").
+IDENTIFIER: Final = "identifier"  # an SQL name: a table or column (``FROM {table:i}``)
+ATTRIBUTES: Final = "attributes"  # a mapping of HTML attributes standing alone in a tag (``<div {attrs}>``)
+
+
 DEFAULT_OPTIONS: Final = Options()
 
 
@@ -111,6 +122,24 @@ def check(
     return _checker(name)(strings, slots, options)
 
 
+def requirements(
+    language: str, strings: Sequence[str], slots: Sequence[Slot], options: Options = DEFAULT_OPTIONS
+) -> dict[int, str]:
+    """What the value of each hole must be where it stands, by hole index (``IDENTIFIER``,
+    ``ATTRIBUTES``); holes whose context asks nothing of the value's type are left out.
+
+    Raises ``MissingParser`` when the language's parser is not installed.
+    """
+    name = canonical(language)
+    if name not in ("sql", "html") or not slots:  # the languages whose holes may need a type
+        return {}
+    if len(strings) != len(slots) + 1:
+        raise ValueError("a template has one more string than holes")
+    _checker(name)  # the parser is there
+    found: _Requirements = _MODULES_LOADED[name].requirements
+    return found(strings, slots, options)
+
+
 def _checker(language: str) -> _Checker:
     checker = _CHECKERS.get(language)
     if checker is None:
@@ -120,13 +149,16 @@ def _checker(language: str) -> _Checker:
             extra = EXTRAS[language] or language
             raise MissingParser(language, extra, exc.name or str(exc)) from None
         checker = _CHECKERS[language] = module.check
+        _MODULES_LOADED[language] = module
     return checker
 
 
 _CHECKERS: dict[str, _Checker] = {}
+_MODULES_LOADED: dict[str, ModuleType] = {}
 
 
 # the names ``tagstr_runtime.frontend`` gives them
 LanguageOptions = Options
 check_language = check
 language_name = canonical
+hole_requirements = requirements

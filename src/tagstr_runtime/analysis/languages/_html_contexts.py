@@ -16,7 +16,7 @@ from html5lib import constants
 from tagstr_runtime.analysis.languages import Finding
 from tagstr_runtime.analysis.languages._joined import Joined
 
-__all__ = ["Tags", "has_placeholder", "hole_findings", "placeholder", "strict_findings"]
+__all__ = ["Tags", "has_placeholder", "hole_findings", "placeholder", "spreads", "strict_findings"]
 
 #: (start, end, token) of each start and end tag token, in text order
 Tags = list[tuple[int, int, dict[str, Any]]]
@@ -61,8 +61,8 @@ _URL_ATTRIBUTES = frozenset([
 # hole contexts ----------------------------------------------------------------------
 
 
-def hole_findings(joined: Joined, states: list[tuple[int, str]], tags: Tags) -> Iterator[Finding]:
-    """The holes outside text and quoted attribute values, by the tokenizer's state that read them."""
+def _contexts(joined: Joined, states: list[tuple[int, str]]) -> Iterator[tuple[int, int, int, str]]:
+    """``(hole, start, end, context)`` of each hole, by the tokenizer's state that read it."""
     befores = [before for before, _ in states]
     for hole, (start, end) in enumerate(joined.holes):
         index = bisect_right(befores, start) - 1
@@ -70,6 +70,18 @@ def hole_findings(joined: Joined, states: list[tuple[int, str]], tags: Tags) -> 
         context = _CONTEXTS.get(state)
         if context is None:
             context = "script" if state.startswith("scriptData") else "markup"
+        yield hole, start, end, context
+
+
+def spreads(joined: Joined, states: list[tuple[int, str]]) -> list[int]:
+    """The holes standing alone where an attribute goes (``<div {attrs}>``)."""
+    return [hole for hole, start, end, context in _contexts(joined, states)
+            if context == "attribute-name" and _is_spread(joined.text, start, end)]
+
+
+def hole_findings(joined: Joined, states: list[tuple[int, str]], tags: Tags) -> Iterator[Finding]:
+    """The holes outside text and quoted attribute values, by the tokenizer's state that read them."""
+    for hole, start, end, context in _contexts(joined, states):
         if context == "text":
             continue
         if context in ("script", "raw-text"):

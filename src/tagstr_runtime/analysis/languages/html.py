@@ -18,16 +18,17 @@ from typing import Any, Iterator, Sequence
 from html5lib import constants, html5parser, treebuilders
 from html5lib._tokenizer import HTMLTokenizer
 
-from tagstr_runtime.analysis.languages import Finding, Options, Slot
+from tagstr_runtime.analysis.languages import ATTRIBUTES, Finding, Options, Slot
 from tagstr_runtime.analysis.languages._html_contexts import (
     has_placeholder as _has_placeholder,
     hole_findings,
     placeholder as _placeholder,
+    spreads,
     strict_findings,
 )
 from tagstr_runtime.analysis.languages._joined import Joined
 
-__all__ = ["check"]
+__all__ = ["check", "requirements"]
 
 # html5lib error codes -> our kinds (anything else: "html.syntax")
 _END_TAG_ERRORS = frozenset([
@@ -65,15 +66,26 @@ _CONTAINERS = {
 
 
 def check(strings: Sequence[str], slots: Sequence[Slot], options: Options) -> list[Finding]:
-    # "\r" would be folded by the input stream and shift every later position: a space keeps them
-    joined = Joined([s.replace("\r", " ") for s in strings], _placeholder)
-    run = _Run(joined)
-    run.parse()
+    run = _parsed(strings)
+    joined = run.joined
     findings = run.findings
     findings.extend(hole_findings(joined, run.states, run.tags))
     if options.html_strict:
         findings.extend(strict_findings(joined, run.tags))
     return sorted(findings, key=lambda f: (run.order(f), f.kind))
+
+
+def requirements(strings: Sequence[str], slots: Sequence[Slot], options: Options) -> dict[int, str]:
+    """The holes standing alone where an attribute goes (``<div {attrs}>``): a mapping of attributes."""
+    run = _parsed(strings)
+    return {hole: ATTRIBUTES for hole in spreads(run.joined, run.states)}
+
+
+def _parsed(strings: Sequence[str]) -> _Run:
+    # "\r" would be folded by the input stream and shift every later position: a space keeps them
+    run = _Run(Joined([s.replace("\r", " ") for s in strings], _placeholder))
+    run.parse()
+    return run
 
 
 class _Tokenizer(HTMLTokenizer):  # type: ignore[misc]

@@ -22,10 +22,10 @@ from sqlglot.errors import ErrorLevel, ParseError, TokenError
 import sqlglot.tokens
 
 from tagstr_runtime._patching import strict
-from tagstr_runtime.analysis.languages import Finding, Options, Slot
+from tagstr_runtime.analysis.languages import IDENTIFIER, Finding, Options, Slot
 from tagstr_runtime.analysis.languages._joined import Joined
 
-__all__ = ["check"]
+__all__ = ["check", "requirements"]
 
 TokenType: Any = sqlglot.tokens.TokenType  # type: ignore[attr-defined]  # re-exported, not declared so
 LOG = logging.getLogger(__name__)
@@ -75,6 +75,17 @@ def check(strings: Sequence[str], slots: Sequence[Slot], options: Options) -> li
         for statement in statements:
             findings.extend(_parse(joined, dialect, statement, adjacent))
     return sorted(findings, key=lambda f: (_order(joined, f), f.kind))
+
+
+def requirements(strings: Sequence[str], slots: Sequence[Slot], options: Options) -> dict[int, str]:
+    """The holes that stand for a name (an identifier): declared ``{name:i}``, or where the
+    parser puts a table or column name (what ``check`` reports as ``sql.hole-identifier``)."""
+    found = {index: IDENTIFIER for index, slot in enumerate(slots) if _is_identifier(slot)}
+    if len(found) < len(slots):
+        for finding in check(strings, slots, options):
+            if finding.kind == "sql.hole-identifier" and finding.hole is not None:
+                found[finding.hole] = IDENTIFIER
+    return dict(sorted(found.items()))
 
 
 def _token_error(joined: Joined, exc: TokenError) -> Finding:

@@ -1,0 +1,74 @@
+"""Which interpolations ask for a type by where they stand: an SQL name, the attributes of an HTML tag.
+
+A tag's language is what its definition declares, found as the flake8 checks
+find it (the analysis layer's ``LanguageResolver``, following imports from
+the module's folder), and each hole's context is the runtime's language
+checks' (``hole_requirements``): nothing here reads a tag string's text.
+mypy itself cannot say: it drops ``Annotated``'s metadata from types, and its
+cache keeps no annotation as written (docs/decisions.md).  The type each
+context asks for is checked by ``_hole_types`` when the tag string is typed.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+
+from tagstr_runtime.frontend import Desugaring, strict
+
+__all__ = ["hole_demands"]
+
+LOG = logging.getLogger(__name__)
+#: the languages whose holes may ask for a type (``hole_requirements``), with their parsers
+_TYPED = {"sql": "sqlglot", "html": "html5lib"}
+_installed: frozenset[str] | None = None
+
+
+def hole_demands(desugaring: Desugaring, filename: str) -> dict[int, str]:
+    """What each interpolation of a declared SQL or HTML tag string asks of its value's
+    type, by the source offset of its field (``IDENTIFIER``, ``ATTRIBUTES``)."""
+    if not _parsers() or not any(site.holes for site in desugaring.sites):
+        return {}
+    try:
+        return _demands(desugaring, filename)
+    except Exception:  # a bug of ours costs these checks, never the build
+        if strict():
+            raise
+        LOG.exception("tagstr_mypy: the interpolations' contexts of %s", filename)
+        return {}
+
+
+def _demands(desugaring: Desugaring, filename: str) -> dict[int, str]:
+    from tagstr_runtime.frontend import (
+        LanguageResolver, MissingParser, ModuleAnalysis, ModuleFinder, TagResolver, hole_requirements,
+        template_of_site,
+    )
+
+    path = filename if os.path.isfile(filename) else None
+    module = ModuleAnalysis(desugaring.source, desugaring.tree, desugaring.sites, path=path)
+    resolver = LanguageResolver(TagResolver(ModuleFinder([os.getcwd()])))
+    found: dict[int, str] = {}
+    for site in desugaring.sites:
+        if not site.holes:
+            continue
+        language = resolver.site_language(module, site)
+        if language not in _parsers():
+            continue
+        template = template_of_site(site)
+        try:
+            demands = hole_requirements(language, template.strings, template.slots)
+        except MissingParser:  # the flake8 plugin names the extra; here the checks are left out
+            continue
+        for index, demand in demands.items():
+            found[site.holes[index].field.span.start] = demand
+    return found
+
+
+def _parsers() -> frozenset[str]:
+    """The languages of ``_TYPED`` whose parser is installed (none: nothing to resolve)."""
+    global _installed
+    if _installed is None:
+        from importlib.util import find_spec
+
+        _installed = frozenset(language for language, module in _TYPED.items() if find_spec(module) is not None)
+    return _installed
