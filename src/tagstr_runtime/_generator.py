@@ -13,7 +13,7 @@ tag strings are sorted by position, so each subtree is entered only if a
 bisection says some tag string starts inside it.  The nodes entered on the
 way are the ``path`` emitters receive.
 
-Not split: the walk, the placement of each tag string and the building of its
+It is not split: the walk, the placement of each tag string and the building of its
 arguments share one pass's state (the sorted positions, the path, the
 emitter); split, that state would cross modules on the desugarer's hot path.
 """
