@@ -102,7 +102,7 @@ def _desugar_function(emitter: str) -> Callable[[str, str], object]:
 
         return lambda text, name: checker_tree(text, name, version, char_columns=True)
     if emitter == "lint":
-        from tagstr_flake8._analysis import LintEmitter
+        from tagstr_flake8.lint.tag_file import LintEmitter
         from tagstr_runtime.frontend import Desugaring as LintDesugaring
 
         return lambda text, name: LintDesugaring(text, name, emitter=LintEmitter(), emit_warnings=False)

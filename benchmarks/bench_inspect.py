@@ -35,7 +35,7 @@ sys.path.insert(0, str(HERE))
 
 import tagstr_runtime  # noqa: E402
 import typical_module  # noqa: E402
-from tagstr_runtime import _inspect_source  # noqa: E402
+from tagstr_runtime.run import inspect_source as _inspect_source  # noqa: E402
 
 
 def functions(module: ModuleType) -> list[Any]:

@@ -356,7 +356,8 @@ def bench_b(settings: Settings, modules: GeneratedModules, profile: bool) -> dic
 def _phases(source: str, settings: Settings) -> dict[str, float]:
     """Where ``tagstr_runtime.compile`` spends its time (internal API; best effort)."""
     try:
-        from tagstr_runtime import _desugar, _parser
+        from tagstr_runtime import _desugar
+        from tagstr_runtime.syntax import parser as _parser
     except ImportError:
         return {}
     steps: dict[str, Callable[[], object]] = {}

@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT / "src"))
 for _name in [m for m in sys.modules if m.split(".")[0] == "tagstr_runtime"]:  # an installed copy's start-up hook
     del sys.modules[_name]
 
-from tagstr_runtime._tools import ruff_program  # noqa: E402
+from tagstr_runtime.tools.invoke import ruff_program  # noqa: E402
 from tagstr_runtime.frontend import parse  # noqa: E402
 
 TARGET = 1.5

@@ -112,8 +112,8 @@ def test_the_check_sees_imports() -> None:
     """The cycle and privacy checks are only as good as the import reader."""
     imports = dict((name, line) for line, name in _imports("tagstr_mypy._tree", MODULES["tagstr_mypy._tree"]))
     assert "tagstr_runtime.frontend" in imports
-    runtime = {name for _, name in _imports("tagstr_runtime._compile", MODULES["tagstr_runtime._compile"])}
-    assert "tagstr_runtime._desugaring" in runtime  # imported inside a function: counted
+    runtime = {name for _, name in _imports("tagstr_runtime.run.compile", MODULES["tagstr_runtime.run.compile"])}
+    assert "tagstr_runtime.desugarer.desugaring" in runtime  # imported inside a function: counted
 
 
 @pytest.mark.parametrize("module", list(MODULES))

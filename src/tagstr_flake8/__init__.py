@@ -2,8 +2,8 @@
 
 Registered as the ``flake8.extension`` entry point ``TAG`` (no configuration
 needed).  Importing this package changes nothing in flake8: the hooks of
-``_patch`` are installed when flake8 activates the plugin (see
-``_checker``); see ``docs/flake8.md``.  ``check_source`` runs the TAG rules
+``host.patch`` are installed when flake8 activates the plugin (see
+``lint.plugin``); see ``docs/flake8.md``.  ``check_source`` runs the TAG rules
 on a string in-process (tests, tools).
 
 What flake8 loads with the entry point is small (the checker class, the code
@@ -16,18 +16,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tagstr_flake8._checker import TagstrChecker
-from tagstr_flake8._messages import CODES, MESSAGES, OFF_BY_DEFAULT, TagMessage
+from tagstr_flake8.lint.plugin import TagstrChecker
+from tagstr_flake8.lint.messages import CODES, MESSAGES, OFF_BY_DEFAULT, TagMessage
 
 if TYPE_CHECKING:
-    from tagstr_flake8._check_source import check_source, source_messages
+    from tagstr_flake8.lint.check_source import check_source, source_messages
 
 __all__ = ["CODES", "MESSAGES", "OFF_BY_DEFAULT", "TagMessage", "TagstrChecker", "check_source", "source_messages"]
 
 
 def __getattr__(name: str) -> Any:
     if name in ("check_source", "source_messages"):  # the desugarer and every rule: on first use
-        from tagstr_flake8 import _check_source
+        from tagstr_flake8.lint import check_source as _check_source
 
         value = getattr(_check_source, name)
         globals()[name] = value

@@ -44,27 +44,27 @@ _LAZY = {
     "InterpolationConcrete": "_types",
     "TagFunction": "_types",
     "is_interpolation": "_types",
-    "TagSyntaxError": "_errors",
-    "TemplateLibraryTag": "_bridge",
-    "TemplateTag": "_bridge",
-    "accepts_template": "_bridge",
-    "as_tag_args": "_bridge",
-    "template_tag": "_bridge",
-    "to_template": "_bridge",
-    "compile": "_compile",
-    "convert": "_format",
-    "format_value": "_format",
-    "desugar": "_render",
-    "desugar_ast": "_compile",
+    "TagSyntaxError": "syntax.errors",
+    "TemplateLibraryTag": "bridge.tags",
+    "TemplateTag": "bridge.tags",
+    "accepts_template": "bridge.tags",
+    "as_tag_args": "bridge.tags",
+    "template_tag": "bridge.tags",
+    "to_template": "bridge.tags",
+    "compile": "run.compile",
+    "convert": "run.formatting",
+    "format_value": "run.formatting",
+    "desugar": "desugarer.render",
+    "desugar_ast": "run.compile",
     "install": "_importhook",
     "uninstall": "_importhook",
     # the IPython extension protocol: ``%load_ext tagstr_runtime`` looks them up here
-    "load_ipython_extension": "_ipython",
-    "unload_ipython_extension": "_ipython",
+    "load_ipython_extension": "integrations.ipython",
+    "unload_ipython_extension": "integrations.ipython",
 }
 
 if TYPE_CHECKING:
-    from tagstr_runtime._bridge import (
+    from tagstr_runtime.bridge.tags import (
         TemplateLibraryTag,
         TemplateTag,
         accepts_template,
@@ -72,13 +72,13 @@ if TYPE_CHECKING:
         template_tag,
         to_template,
     )
-    from tagstr_runtime._compile import compile
-    from tagstr_runtime._compile import desugar_ast
-    from tagstr_runtime._render import desugar
-    from tagstr_runtime._errors import TagSyntaxError
-    from tagstr_runtime._format import convert, format_value
+    from tagstr_runtime.run.compile import compile
+    from tagstr_runtime.run.compile import desugar_ast
+    from tagstr_runtime.desugarer.render import desugar
+    from tagstr_runtime.syntax.errors import TagSyntaxError
+    from tagstr_runtime.run.formatting import convert, format_value
     from tagstr_runtime._importhook import install, uninstall
-    from tagstr_runtime._ipython import (  # noqa: F401 - for IPython, not for "import *"
+    from tagstr_runtime.integrations.ipython import (  # noqa: F401 - for IPython, not for "import *"
         load_ipython_extension,
         unload_ipython_extension,
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 if __name__ == "__main__":
     import sys
 
-    from tagstr_runtime._runner import main
+    from tagstr_runtime.run.runner import main
 
     status = main()
     if not sys.flags.inspect:  # python -i: the console follows, whatever the status

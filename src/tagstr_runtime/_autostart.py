@@ -13,7 +13,7 @@ and the desugarer is imported only when some module fails to compile as
 standard Python.  ``TAGSTR_AUTOLOAD=0`` (or ``false``/``no``/``off``) leaves
 the interpreter untouched, e.g. to compare against stock behaviour.
 ``TAGSTR_COMPILE=1`` (set by ``python -m tagstr_runtime`` for its child
-processes) also replaces ``builtins.compile`` (``_compile_hook``).
+processes) also replaces ``builtins.compile`` (``run.compile_hook``).
 
 ``python script.py`` (issue 29): CPython compiles the main script after
 ``site`` ran, and hands its ``SyntaxError`` to ``sys.excepthook`` before any
@@ -47,7 +47,7 @@ def activate() -> None:
 
     install()
     if os.environ.get("TAGSTR_COMPILE") == "1":  # set by the runner for its child processes
-        from tagstr_runtime import _compile_hook
+        from tagstr_runtime.run import compile_hook as _compile_hook
 
         _compile_hook.install()
     _arm_main_script()
@@ -110,7 +110,7 @@ def _chained_to(next_hook: "ExceptHook") -> "ExceptHook":
     def excepthook(kind: "type[BaseException]", value: BaseException, tb: "TracebackType | None") -> object:
         """Run a main script that failed to compile because of tag strings; else pass ``value`` on."""
         if tb is None and isinstance(value, SyntaxError) and _main_script_failed(value):
-            from tagstr_runtime.run._main_script import run_instead
+            from tagstr_runtime.run.main_script import run_instead
 
             if run_instead(value):
                 return None

@@ -188,7 +188,7 @@ def _module_code(
         if cached is not None:
             loader._tagstr_pending = (path, True)
             return cached
-    from tagstr_runtime._compile import compile_source
+    from tagstr_runtime.run.compile import compile_source
 
     code = compile_source(data, path, "exec", 0, True, optimize, standard_error)
     if own_file:
@@ -215,7 +215,7 @@ _fingerprint: "Callable[[], str] | None" = None
 def _tag_name(bytecode_path: str) -> str:
     global _fingerprint
     if _fingerprint is None:  # imported when a tag-string module is first met
-        from tagstr_runtime._fingerprint import fingerprint
+        from tagstr_runtime.desugarer.fingerprint import fingerprint
 
         _fingerprint = fingerprint
     base = bytecode_path[:-4] if bytecode_path.endswith(".pyc") else bytecode_path
@@ -309,10 +309,10 @@ _UNSEEN: list[str] = []
 
 
 def _let_inspect_read(source_path: str) -> None:
-    """As a desugaring does (``_inspect_source.ensure``), without importing anything
+    """As a desugaring does (``run.inspect_source.ensure``), without importing anything
     for a program that never imports ``inspect``: a cached import opens its cache only."""
-    if "inspect" in sys.modules or "tagstr_runtime._inspect_source" in sys.modules:
-        from tagstr_runtime._inspect_source import ensure
+    if "inspect" in sys.modules or "tagstr_runtime.run.inspect_source" in sys.modules:
+        from tagstr_runtime.run.inspect_source import ensure
 
         ensure(source_path)
         return
@@ -332,7 +332,7 @@ class _InspectWatcher:
             sys.meta_path.remove(cls)
         except ValueError:
             pass
-        from tagstr_runtime import _inspect_source
+        from tagstr_runtime.run import inspect_source as _inspect_source
 
         for source_path in _UNSEEN:
             _inspect_source.ensure(source_path)
@@ -470,7 +470,7 @@ def _zip_sources_with_tag_strings(on: bool) -> None:
                 return current(pathname, source, *more, **named)  # type: ignore[no-any-return]
             except (SyntaxError, MemoryError) as exc:
                 error = exc
-            from tagstr_runtime._compile import compile_source
+            from tagstr_runtime.run.compile import compile_source
 
             source = source.replace(b"\r\n", b"\n").replace(b"\r", b"\n")  # as zipimport does
             try:

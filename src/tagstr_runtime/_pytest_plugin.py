@@ -37,9 +37,9 @@ import pytest
 # Imported now, not lazily as elsewhere: pytest rewrites this package's modules
 # too (it is a plugin's package), and a lazy import from inside the patched
 # _read_pyc below would re-enter it while _fingerprint is half imported.
-from tagstr_runtime import _fingerprint  # noqa: F401
+from tagstr_runtime.desugarer import fingerprint as _fingerprint  # noqa: F401
 from tagstr_runtime._importhook import _tag_name, install
-from tagstr_runtime._patching import wrap_once
+from tagstr_runtime.integrations.patching import wrap_once
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -92,7 +92,7 @@ def _doctest_compiles_tag_strings() -> None:
     """
     import doctest
 
-    from tagstr_runtime import _compile_hook
+    from tagstr_runtime.run import compile_hook as _compile_hook
 
     if doctest.__dict__.get("compile") is not _compile_hook.compile:
         doctest.compile = _compile_hook.compile  # type: ignore[attr-defined]
@@ -124,7 +124,7 @@ def _rewrite_desugared(fn: Path, config: Any, standard_error: SyntaxError) -> tu
     source's ``os.stat`` up to pytest 9.0, the source hash since 9.1
     (hash-based pycs); ``_write_pyc``'s parameter name tells which.
     """
-    from tagstr_runtime._compile import compile_desugared, desugar_ast
+    from tagstr_runtime.run.compile import compile_desugared, desugar_ast
 
     stat = os.stat(fn)
     source = fn.read_bytes()

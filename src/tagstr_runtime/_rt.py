@@ -2,7 +2,7 @@
 
 A desugared module starts with ``from tagstr_runtime._rt import table as
 __tagstr__`` followed by ``__tagstr_0__, __tagstr_1__, ... =
-__tagstr__(TEXTS, RAWS)`` (written by ``_emit.RuntimeEmitter``): built once per
+__tagstr__(TEXTS, RAWS)`` (written by ``desugarer.emit.RuntimeEmitter``): built once per
 module execution, slot 0 is the ``Interpolation`` class and every other slot
 a ``Decoded`` the module's tag strings pass, or a format spec with a backslash
 (a ``RawSpec``, or for one with nested fields the function that builds it
@@ -59,7 +59,7 @@ def global_table(
     name: str, texts: tuple[str, ...], raws: tuple[tuple[int, str], ...] = (), specs: tuple[SpecEntry, ...] = ()
 ) -> list[object]:
     """``table(texts, raws, specs)``, also bound to ``name`` in the caller's globals: an
-    ``eval``-mode expression reads it there from any scope (``_emit.RuntimeEmitter.eval_table``)."""
+    ``eval``-mode expression reads it there from any scope (``desugarer.emit.RuntimeEmitter.eval_table``)."""
     built = sys._getframe(1).f_globals[name] = table(texts, raws, specs)
     return built
 

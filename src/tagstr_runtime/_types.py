@@ -75,7 +75,7 @@ class Decoded(str):
     def __new__(cls, value: str, /, raw: str | None = None) -> Decoded:
         if raw is not None:
             return cls._from_parts(value, raw)
-        from tagstr_runtime._escapes import cook
+        from tagstr_runtime.syntax.escapes import cook
 
         return cls._from_parts(cook(value), value)
 

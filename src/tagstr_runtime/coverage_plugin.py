@@ -10,7 +10,7 @@ Measuring needs nothing: the import hook compiles a tag-string module with
 every line at its place, so coverage's tracer (any core, ``sysmon``
 included) records the right lines.  Reporting is what fails without the
 plugin: coverage re-reads each file with its own parser, which rejects tag
-strings.  The work is in ``_coverage``; this module only defines the entry
+strings.  The work is in ``integrations.coverage_report``; this module only defines the entry
 point coverage looks for, so that the runtime never imports coverage.
 """
 
@@ -23,6 +23,6 @@ __all__ = ["coverage_init"]
 
 def coverage_init(reg: Any, options: dict[str, Any] | None = None) -> None:
     """Called by coverage for each ``Coverage`` whose configuration names this plugin."""
-    from tagstr_runtime import _coverage
+    from tagstr_runtime.integrations import coverage_report as _coverage
 
     _coverage.register(reg, options or {})

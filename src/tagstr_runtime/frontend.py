@@ -23,31 +23,31 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from tagstr_runtime._patching import PatchWarning, strict, wrap_once, wrapped_while
+from tagstr_runtime.integrations.patching import PatchWarning, strict, wrap_once, wrapped_while
 
 if TYPE_CHECKING:
-    from tagstr_runtime._desugaring import Desugaring
-    from tagstr_runtime._emit import Emitter, Position, RuntimeEmitter, TagCall, located, prologue_index
-    from tagstr_runtime._fingerprint import fingerprint
-    from tagstr_runtime._first_error import stand_in_text
-    from tagstr_runtime._model import Field, Literal, Part, Span, TagString
-    from tagstr_runtime._named_escapes import is_character_name
-    from tagstr_runtime._parser import CompileWarning, ParseResult, parse
-    from tagstr_runtime._errors import ErrorKind, TagSyntaxError
-    from tagstr_runtime._placeholder import mask_text, placeholder_text
-    from tagstr_runtime._precompile import python_files
-    from tagstr_runtime._source import Pos, SourceText, decode_source
-    from tagstr_runtime.syntax._words import (
+    from tagstr_runtime.desugarer.desugaring import Desugaring
+    from tagstr_runtime.desugarer.emit import Emitter, Position, RuntimeEmitter, TagCall, located, prologue_index
+    from tagstr_runtime.desugarer.fingerprint import fingerprint
+    from tagstr_runtime.desugarer.first_error import stand_in_text
+    from tagstr_runtime.syntax.model import Field, Literal, Part, Span, TagString
+    from tagstr_runtime.syntax.named_escapes import is_character_name
+    from tagstr_runtime.syntax.parser import CompileWarning, ParseResult, parse
+    from tagstr_runtime.syntax.errors import ErrorKind, TagSyntaxError
+    from tagstr_runtime.desugarer.placeholder import mask_text, placeholder_text
+    from tagstr_runtime.run.precompile import python_files
+    from tagstr_runtime.syntax.source import Pos, SourceText, decode_source
+    from tagstr_runtime.syntax.words import (
         HARD_KEYWORDS,
         KEYWORDS_BEFORE_STRING,
         STRING_PREFIXES,
         TEMPLATE_PREFIXES,
     )
-    from tagstr_runtime.analysis.languages import (
+    from tagstr_runtime.analysis.embedded import (
         ATTRIBUTES, IDENTIFIER, LanguageOptions, MissingParser, check_language, hole_requirements, language_name,
     )
-    from tagstr_runtime.analysis.languages.declared import LanguageResolver
-    from tagstr_runtime.analysis.languages.templates import template_of_site, template_of_tstring
+    from tagstr_runtime.analysis.embedded.declared import LanguageResolver
+    from tagstr_runtime.analysis.embedded.templates import template_of_site, template_of_tstring
     from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver, annotation_says_tag
     from tagstr_runtime.analysis.findings import (
         Finding, argumentless_super, assignment_expressions, class_variables, expression_nodes,
@@ -66,38 +66,38 @@ if TYPE_CHECKING:
 # over a codebase without any) never pays for the parser and the desugarer, and
 # flake8's plugin loads with nothing of them (issue 28).
 _LAZY = {
-    "ErrorKind": "_errors",
-    "TagSyntaxError": "_errors",
-    "Pos": "_source",
-    "SourceText": "_source",
-    "decode_source": "_source",
+    "ErrorKind": "syntax.errors",
+    "TagSyntaxError": "syntax.errors",
+    "Pos": "syntax.source",
+    "SourceText": "syntax.source",
+    "decode_source": "syntax.source",
     "Decoded": "_types",
     "Interpolation": "_types",
-    "Desugaring": "_desugaring",
-    "Emitter": "_emit",
-    "Position": "_emit",
-    "RuntimeEmitter": "_emit",
-    "TagCall": "_emit",
-    "located": "_emit",
-    "prologue_index": "_emit",
-    "fingerprint": "_fingerprint",
-    "stand_in_text": "_first_error",
-    "Field": "_model",
-    "Literal": "_model",
-    "Part": "_model",
-    "Span": "_model",
-    "TagString": "_model",
-    "is_character_name": "_named_escapes",
-    "HARD_KEYWORDS": "syntax._words",
-    "KEYWORDS_BEFORE_STRING": "syntax._words",
-    "STRING_PREFIXES": "syntax._words",
-    "TEMPLATE_PREFIXES": "syntax._words",
-    "CompileWarning": "_parser",
-    "ParseResult": "_parser",
-    "parse": "_parser",
-    "mask_text": "_placeholder",
-    "placeholder_text": "_placeholder",
-    "python_files": "_precompile",
+    "Desugaring": "desugarer.desugaring",
+    "Emitter": "desugarer.emit",
+    "Position": "desugarer.emit",
+    "RuntimeEmitter": "desugarer.emit",
+    "TagCall": "desugarer.emit",
+    "located": "desugarer.emit",
+    "prologue_index": "desugarer.emit",
+    "fingerprint": "desugarer.fingerprint",
+    "stand_in_text": "desugarer.first_error",
+    "Field": "syntax.model",
+    "Literal": "syntax.model",
+    "Part": "syntax.model",
+    "Span": "syntax.model",
+    "TagString": "syntax.model",
+    "is_character_name": "syntax.named_escapes",
+    "HARD_KEYWORDS": "syntax.words",
+    "KEYWORDS_BEFORE_STRING": "syntax.words",
+    "STRING_PREFIXES": "syntax.words",
+    "TEMPLATE_PREFIXES": "syntax.words",
+    "CompileWarning": "syntax.parser",
+    "ParseResult": "syntax.parser",
+    "parse": "syntax.parser",
+    "mask_text": "desugarer.placeholder",
+    "placeholder_text": "desugarer.placeholder",
+    "python_files": "run.precompile",
     "TagDefinition": "analysis.definitions",
     "TagResolver": "analysis.definitions",
     "annotation_says_tag": "analysis.definitions",
@@ -121,16 +121,16 @@ _LAZY = {
     "Run": "analysis.sites",
     "Site": "analysis.sites",
     # the embedded-language checks (docs/languages.md): no parser is imported before a check runs
-    "LanguageOptions": "analysis.languages",
-    "MissingParser": "analysis.languages",
-    "check_language": "analysis.languages",
-    "language_name": "analysis.languages",
-    "hole_requirements": "analysis.languages",
-    "ATTRIBUTES": "analysis.languages",
-    "IDENTIFIER": "analysis.languages",
-    "LanguageResolver": "analysis.languages.declared",
-    "template_of_site": "analysis.languages.templates",
-    "template_of_tstring": "analysis.languages.templates",
+    "LanguageOptions": "analysis.embedded",
+    "MissingParser": "analysis.embedded",
+    "check_language": "analysis.embedded",
+    "language_name": "analysis.embedded",
+    "hole_requirements": "analysis.embedded",
+    "ATTRIBUTES": "analysis.embedded",
+    "IDENTIFIER": "analysis.embedded",
+    "LanguageResolver": "analysis.embedded.declared",
+    "template_of_site": "analysis.embedded.templates",
+    "template_of_tstring": "analysis.embedded.templates",
 }
 
 
@@ -146,7 +146,7 @@ def _computed(name: str) -> str | None:
         types = importlib.import_module("tagstr_runtime._types")
         return _full_name(types.Interpolation if name == "INTERPOLATION_TYPE" else types.Decoded)
     if name == "TEMPLATE_TAG_TYPE":
-        return _full_name(importlib.import_module("tagstr_runtime._bridge").TemplateTag)
+        return _full_name(importlib.import_module("tagstr_runtime.bridge.tags").TemplateTag)
     return None
 
 

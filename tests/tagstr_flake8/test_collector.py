@@ -1,7 +1,7 @@
 """What the plugin builds for a file with tag strings: in which generation of the collector, and for how long.
 
 In-process: where an object sits in the cyclic collector, and what stays
-alive, is no output of flake8's.  Why it matters is in ``tagstr_flake8._collector``.
+alive, is no output of flake8's.  Why it matters is in ``tagstr_flake8.lint.collector``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tagstr_flake8._analysis import TagFile, analyse
+from tagstr_flake8.lint.tag_file import TagFile, analyse
 
 FUNCTION = 'def page(user):\n    return html"<b>{user.name}</b> {user.email!r}"\n\n\n'
 LARGE = FUNCTION * 1000  # some 75,000 objects: above _collector.LARGE

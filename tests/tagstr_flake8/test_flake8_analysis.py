@@ -7,7 +7,7 @@ import tokenize
 
 import pytest
 
-from tagstr_flake8._analysis import analyse, mask_text, physical_lines
+from tagstr_flake8.lint.tag_file import analyse, mask_text, physical_lines
 
 from flake8_harness import EXAMPLES, runs_here
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tagstr_flake8 import _analysis
+from tagstr_flake8.lint import tag_file as _analysis
 
 TAGGED = 'x = 1\ny = html"<b>{x}</b>"\n'
 

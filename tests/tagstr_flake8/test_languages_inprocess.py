@@ -20,8 +20,8 @@ from typing import Callable
 import pytest
 
 from tagstr_flake8 import check_source
-from tagstr_flake8._languages import configured
-from tagstr_flake8._messages import LANGUAGE_MESSAGES
+from tagstr_flake8.lint.languages import configured
+from tagstr_flake8.lint.messages import LANGUAGE_MESSAGES
 
 from flake8_harness import ENV, EXAMPLES, expectations, flake8, name_of, options, runs_here
 
@@ -158,7 +158,7 @@ source = open(sys.argv[1], encoding="utf-8").read()
 check_source(source, ("TAG",))
 parsers = ("html5lib", "sqlglot", "tinycss2", "yaml", "tree_sitter", "tree_sitter_javascript")
 loaded = sorted(m for m in sys.modules if m.partition(".")[0] in parsers or m.startswith(
-    "tagstr_runtime.analysis.languages."))
+    "tagstr_runtime.analysis.embedded."))
 print(",".join(loaded))
 """
 
@@ -174,16 +174,16 @@ def test_no_parser_imported_without_a_declared_language(tmp_path: Path, declared
                          cwd=tmp_path, env=ENV, check=True)
     loaded = set(filter(None, run.stdout.strip().split(",")))
     if declared:
-        assert "tagstr_runtime.analysis.languages.sql" in loaded
-        assert "tagstr_runtime.analysis.languages.html" not in loaded and "html5lib" not in loaded
+        assert "tagstr_runtime.analysis.embedded.sql" in loaded
+        assert "tagstr_runtime.analysis.embedded.html" not in loaded and "html5lib" not in loaded
     else:  # only the reader of declarations
-        readers = ("declared", "_qualified", "_written")
-        assert loaded == {f"tagstr_runtime.analysis.languages.{name}" for name in readers}
+        readers = ("declared", "qualified", "written")
+        assert loaded == {f"tagstr_runtime.analysis.embedded.{name}" for name in readers}
 
 
 def test_a_parser_failure_costs_the_tag_string_not_the_file(monkeypatch: pytest.MonkeyPatch) -> None:
     """A parser raising on odd input: under TAGSTR_STRICT it surfaces; otherwise logged and skipped."""
-    import tagstr_flake8._languages as languages
+    import tagstr_flake8.lint.languages as languages
 
     def broken(*args: object) -> list[object]:
         raise RuntimeError("parser bug")

@@ -15,30 +15,30 @@ from pathlib import Path
 
 import pytest
 
-from tagstr_flake8._messages import MESSAGES
-from tagstr_flake8._rules import RULES
+from tagstr_flake8.lint.messages import MESSAGES
+from tagstr_flake8.rules import RULES
 
 #: Imported at interpreter start-up by ``tagstr_autoload.pth`` (tests/tagstr_runtime/test_autoload.py).
 STARTUP = {"tagstr_runtime", "tagstr_runtime._autohook", "tagstr_runtime._autostart", "tagstr_runtime._importhook"}
 #: What loading the entry point ``TAG`` may import.
 ENTRY_POINT = {
-    "tagstr_flake8", "tagstr_flake8._checker", "tagstr_flake8._context", "tagstr_flake8._doctests",
-    "tagstr_flake8._language_options", "tagstr_flake8._shared_notes", "tagstr_flake8._messages",
-    "tagstr_flake8._patch", "tagstr_flake8._rules",
-    "tagstr_runtime.frontend", "tagstr_runtime._patching",
+    "tagstr_flake8", "tagstr_flake8.lint.plugin", "tagstr_flake8.lint.context", "tagstr_flake8.lint.doctests",
+    "tagstr_flake8.lint.language_options", "tagstr_flake8.lint.shared_notes", "tagstr_flake8.lint.messages",
+    "tagstr_flake8.host", "tagstr_flake8.host.patch", "tagstr_flake8.lint", "tagstr_flake8.rules",
+    "tagstr_runtime.frontend", "tagstr_runtime.integrations", "tagstr_runtime.integrations.patching",
 }
 #: What checking files without tag strings may add: the rules that run on every file
 #: (TAG003 on by default, TAG008 when selected) and the words they need.
 PLAIN_FILES = {
-    "tagstr_flake8._rules.prefix_binding", "tagstr_flake8._rules._tag_types", "tagstr_flake8._rules.keyword_string",
-    "tagstr_runtime.syntax", "tagstr_runtime.syntax._words",
+    "tagstr_flake8.rules.tag003_tag014_prefix_binding", "tagstr_flake8.rules.tag008_keyword_string",
+    "tagstr_runtime.syntax", "tagstr_runtime.syntax.words",
 }
 
 #: What a file without tag strings that binds a prefix name (``f = ...``) may add besides:
 #: the tag resolver, which TAG003 asks whether a tag is bound there (never the parser or
 #: the desugarer: ``f = open(path)`` is common).
 RESOLVER = {
-    "tagstr_runtime._source", "tagstr_runtime.analysis", "tagstr_runtime.analysis.definitions",
+    "tagstr_runtime.syntax.source", "tagstr_runtime.analysis", "tagstr_runtime.analysis.definitions",
     "tagstr_runtime.analysis.imports", "tagstr_runtime.analysis.module", "tagstr_runtime.analysis.prefixed",
     "tagstr_runtime.analysis.scope_tables", "tagstr_runtime.analysis.scopes", "tagstr_runtime.analysis.tag_types",
 }
@@ -78,7 +78,7 @@ def probe(*flake8_args: str, cwd: Path) -> dict[str, object]:
 def test_loading_the_entry_point_imports_little(tmp_path: Path) -> None:
     found = probe(cwd=tmp_path)
     assert set(found["entry_point"]) - STARTUP <= ENTRY_POINT  # type: ignore[arg-type]
-    assert "tagstr_flake8._checker" in found["entry_point"]  # type: ignore[operator]
+    assert "tagstr_flake8.lint.plugin" in found["entry_point"]  # type: ignore[operator]
 
 
 @pytest.mark.subprocess
@@ -102,8 +102,8 @@ def test_a_tag_string_file_imports_what_it_needs(tmp_path: Path) -> None:
     found = probe("--isolated", "--select=E9,F,TAG", "tagged.py", cwd=tmp_path)
     assert found["status"] == 0
     ran = set(found["run"])  # type: ignore[arg-type]
-    assert {"tagstr_flake8._analysis", "tagstr_runtime._desugaring", "tagstr_runtime._parser"} <= ran
-    assert "tagstr_flake8._rules.class_scope" in ran  # TAG005, on by default, runs on files with tag strings
+    assert {"tagstr_flake8.lint.tag_file", "tagstr_runtime.desugarer.desugaring", "tagstr_runtime.syntax.parser"} <= ran
+    assert "tagstr_flake8.rules.tag005_class_scope" in ran  # TAG005, on by default, runs on files with tag strings
 
 
 @pytest.mark.parametrize("rule", RULES, ids=[rule.code for rule in RULES])

@@ -18,9 +18,9 @@ from typing import NamedTuple
 import pytest
 
 from tagstr_flake8 import CODES, MESSAGES, OFF_BY_DEFAULT, TagMessage, check_source, source_messages
-from tagstr_flake8._languages import configured
-from tagstr_flake8._messages import LANGUAGE_MESSAGES, BuiltinTag, UnderLock
-from tagstr_flake8._rules import RULES
+from tagstr_flake8.lint.languages import configured
+from tagstr_flake8.lint.messages import LANGUAGE_MESSAGES, BuiltinTag, UnderLock
+from tagstr_flake8.rules import RULES
 
 from flake8_harness import example_files, expectations, name_of, options
 

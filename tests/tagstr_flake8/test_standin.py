@@ -13,8 +13,8 @@ import tokenize
 
 import pytest
 
-from tagstr_flake8._analysis import TagFile, analyse
-from tagstr_flake8._standin import standing_in
+from tagstr_flake8.lint.tag_file import TagFile, analyse
+from tagstr_flake8.host.reparse import standing_in
 
 TEXT = (
     "def greet(name):  # type: (str) -> str\n"

@@ -2,7 +2,7 @@
 
 The plugin scores each function by its nesting, and a lambda nests: in the
 lint tree an interpolation's lambda would make ``{a if b else c}`` cost one
-more than in the f-string twin (``_eager_tree``).  Differential: the same
+more than in the f-string twin (``host.eager_tree``).  Differential: the same
 functions with tag strings and with ``lazy(f"...")``, every score reported
 (``--max-cognitive-complexity=0``); and real code, click's ``termui.py`` (36
 against the original's 28 before), its f-strings turned into tag strings.

@@ -110,7 +110,7 @@ def test_incremental_replays_and_the_desugarer_fingerprint_invalidates(project: 
 
         source_dir = Path(importlib.import_module(package).__file__).parent  # type: ignore[arg-type]
         shutil.copytree(source_dir, lib / package, ignore=shutil.ignore_patterns("__pycache__"))
-    with open(lib / "tagstr_runtime" / "_generator.py", "a", encoding="utf-8") as file:
+    with open(lib / "tagstr_runtime" / "desugarer/generator.py", "a", encoding="utf-8") as file:
         file.write("\n# a change\n")
     third = run_mypy("--show-column-numbers", "-v", "app.py", cwd=project, env={"PYTHONPATH": str(lib)})
     assert codes(third.stdout) == EXPECTED

@@ -24,8 +24,8 @@ from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
 import tagstr_runtime
 from tagstr_runtime import template_tag
-from tagstr_runtime._compile import desugar_ast
-from tagstr_runtime._parser import parse
+from tagstr_runtime.run.compile import desugar_ast
+from tagstr_runtime.syntax.parser import parse
 
 PY314 = sys.version_info >= (3, 14)
 
@@ -160,7 +160,7 @@ def reported(output: str) -> set[Expectation]:
 
 def tag_string_lines(text: str) -> Iterator[int]:
     """The lines where the tag strings of a module (t-strings aside) start."""
-    from tagstr_runtime._source import SourceText
+    from tagstr_runtime.syntax.source import SourceText
 
     source = SourceText(text)
     for top in parse(text, "<program>", template_strings=True).tag_strings:

@@ -321,4 +321,4 @@ def test_bridged_templates_pickle() -> None:
 
 def test_the_stand_in_is_used_only_before_314() -> None:
     assert NATIVE is PY314
-    assert Template.__module__ == "string.templatelib" if PY314 else "tagstr_runtime._templatelib"
+    assert Template.__module__ == "string.templatelib" if PY314 else "tagstr_runtime.bridge.template_types"

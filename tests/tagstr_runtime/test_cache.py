@@ -18,7 +18,9 @@ from types import ModuleType
 import pytest
 
 import tagstr_runtime
-from tagstr_runtime import _compile, _fingerprint, _importhook
+from tagstr_runtime import _importhook
+from tagstr_runtime.run import compile as _compile
+from tagstr_runtime.desugarer import fingerprint as _fingerprint
 from clean_python import clean_env
 
 SRC = Path(tagstr_runtime.__file__).resolve().parents[1]
@@ -205,10 +207,10 @@ def test_fingerprint_is_computed_once_and_covers_version_and_sources(
     monkeypatch.undo()
     real_read = _fingerprint._read
     monkeypatch.setattr(
-        _fingerprint, "_read", lambda path: (real_read(path) or b"") + (b"#" if path.endswith("_parser.py") else b"")
+        _fingerprint, "_read", lambda path: (real_read(path) or b"") + (b"#" if path.endswith("syntax/parser.py") else b"")
     )
     assert _fingerprint._compute() != first
-    assert "_parser.py" in _fingerprint.DESUGARER_FILES and "_rt.py" in _fingerprint.DESUGARER_FILES
+    assert "syntax/parser.py" in _fingerprint.DESUGARER_FILES and "_rt.py" in _fingerprint.DESUGARER_FILES
 
 
 @pytest.mark.subprocess
@@ -219,7 +221,7 @@ def test_cache_across_processes_and_stock_python(tmp_path: Path) -> None:
         sys.executable,
         "-c",
         "import sys, tagstr_runtime; tagstr_runtime.install(); import tmod; "
-        "print(tmod.VALUE, 'tagstr_runtime._desugaring' in sys.modules)",
+        "print(tmod.VALUE, 'tagstr_runtime.desugarer.desugaring' in sys.modules)",
     ]
     first = subprocess.run(hooked, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert first.stdout == "0 True\n", first.stderr
@@ -241,7 +243,7 @@ def test_fingerprint_covers_every_module_the_desugarer_uses() -> None:
     script = (
         "import sys, tagstr_runtime\n"
         "before = set(sys.modules)  # the package (and, where installed, its start-up hook)\n"
-        "from tagstr_runtime import _compile\n"
+        "from tagstr_runtime.run import compile as _compile\n"
         f"code = _compile.compile_source({module!r}, 'm.py')\n"
         "exec(code, {})\n"
         "import os\n"
@@ -252,9 +254,9 @@ def test_fingerprint_covers_every_module_the_desugarer_uses() -> None:
     env = clean_env(TAGSTR_AUTOLOAD="0")
     ran = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60)
     assert ran.returncode == 0, ran.stderr
-    loaded = set(ran.stdout.split())  # paths in the package: "_generator.py", "analysis/sites.py"
-    assert "_generator.py" in loaded and "_rt.py" in loaded  # the check sees the desugarer
-    assert loaded - set(_fingerprint.DESUGARER_FILES) <= {"_fingerprint.py"}, loaded
+    loaded = set(ran.stdout.split())  # paths in the package: "desugarer/generator.py", "analysis/sites.py"
+    assert "desugarer/generator.py" in loaded and "_rt.py" in loaded  # the check sees the desugarer
+    assert loaded - set(_fingerprint.DESUGARER_FILES) <= {"desugarer/fingerprint.py"}, loaded
 
 
 @pytest.mark.subprocess
@@ -276,7 +278,7 @@ def test_plain_modules_cost_no_file_system_call_each(tmp_path: Path) -> None:
         "    __import__(f'plain_{index}')\n"
         "probes = [a for e, a in events if e == 'open' and '.tagstr-' in a]\n"
         "listings = [a for e, a in events if e == 'os.listdir' and a.endswith('__pycache__')]\n"
-        "print(len(probes), len(listings), 'tagstr_runtime._fingerprint' in sys.modules)\n"
+        "print(len(probes), len(listings), 'tagstr_runtime.desugarer.fingerprint' in sys.modules)\n"
         "import tmod\n"
         "print(tmod.VALUE)\n"
     )

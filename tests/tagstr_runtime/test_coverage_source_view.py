@@ -1,4 +1,4 @@
-"""The source view of coverage's HTML report for a tag-string module (``_coverage.token_lines``).
+"""The source view of coverage's HTML report for a tag-string module (``integrations.coverage_report.token_lines``).
 
 coverage shows a file as token lines; for a tag-string module they come from
 a mask in which each tag string is one string literal.  The text shown must
@@ -18,7 +18,7 @@ pytest.importorskip("coverage")
 from coverage.phystokens import source_token_lines  # noqa: E402
 from coverage.python import get_python_source  # noqa: E402
 
-from tagstr_runtime._coverage import token_lines  # noqa: E402
+from tagstr_runtime.integrations.coverage_report import token_lines  # noqa: E402
 
 LAYOUTS = [
     pytest.param('x = html"a\tb{x}"\t# tab\ny = 1\n', id="tabs inside and after"),

@@ -26,7 +26,9 @@ from typing import Any, NamedTuple
 import pytest
 
 import tagstr_runtime
-from tagstr_runtime._doctor import _checkers, _environment, _integrations
+from tagstr_runtime.doctor import checkers as _checkers
+from tagstr_runtime.doctor import interpreter as _environment
+from tagstr_runtime.doctor import integrations as _integrations
 from clean_python import clean_env, run_python
 
 REPO = Path(__file__).resolve().parents[2]
@@ -415,7 +417,7 @@ def inside(place: Place, monkeypatch: pytest.MonkeyPatch) -> Place:
 
 
 def test_mypy_configuration_order_and_walk(inside: Place, monkeypatch: pytest.MonkeyPatch) -> None:
-    from tagstr_runtime._doctor._configs import mypy_config
+    from tagstr_runtime.doctor.configs import mypy_config
 
     inside.write("pyproject.toml", "[project]\nname = 'x'\n")  # no [tool.mypy]: not mypy's file
     inside.write("setup.cfg", "[mypy]\nplugins =\n    other,\n    tagstr_mypy\n")
@@ -431,7 +433,7 @@ def test_mypy_configuration_order_and_walk(inside: Place, monkeypatch: pytest.Mo
 
 
 def test_mypy_configuration_search_stops_at_the_repository_root(inside: Place) -> None:
-    from tagstr_runtime._doctor._configs import mypy_config
+    from tagstr_runtime.doctor.configs import mypy_config
 
     (inside.project.parent / "mypy.ini").write_text("[mypy]\nplugins = tagstr_mypy\n", encoding="utf-8")
     assert mypy_config(".") is None
@@ -442,7 +444,7 @@ def test_mypy_configuration_search_stops_at_the_repository_root(inside: Place) -
 
 
 def test_flake8_configuration_is_the_first_with_a_flake8_section(inside: Place) -> None:
-    from tagstr_runtime._doctor._configs import flake8_config
+    from tagstr_runtime.doctor.configs import flake8_config
 
     inside.write("setup.cfg", "[metadata]\nname = x\n")
     inside.write("tox.ini", "[flake8]\nextend_ignore = E501, W503\nselect =\n    E\n    TAG\n")
@@ -452,7 +454,7 @@ def test_flake8_configuration_is_the_first_with_a_flake8_section(inside: Place) 
 
 
 def test_coverage_configuration_order(inside: Place, monkeypatch: pytest.MonkeyPatch) -> None:
-    from tagstr_runtime._doctor._configs import coverage_config
+    from tagstr_runtime.doctor.configs import coverage_config
 
     inside.write("tox.ini", "[tox]\n")
     inside.write("pyproject.toml", '[tool.coverage.report]\nshow_missing = true\n')
@@ -536,7 +538,7 @@ def test_selection_agrees_with_flake8(options: dict[str, list[str]]) -> None:
     from flake8.style_guide import Decision, DecisionEngine
 
     from tagstr_flake8 import OFF_BY_DEFAULT
-    from tagstr_runtime._doctor._flake8_select import _selected
+    from tagstr_runtime.doctor.flake8_select import _selected
 
     namespace = argparse.Namespace(
         select=options.get("select"), extend_select=options.get("extend-select"),

@@ -1,4 +1,4 @@
-"""Hoisting (``_emit.RuntimeEmitter``): an Interpolation that is the same at every
+"""Hoisting (``desugarer.emit.RuntimeEmitter``): an Interpolation that is the same at every
 evaluation is built once per module, and nothing observable changes but speed."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 import tagstr_runtime
-from tagstr_runtime._desugaring import Desugaring
-from tagstr_runtime._emit import RuntimeEmitter
+from tagstr_runtime.desugarer.desugaring import Desugaring
+from tagstr_runtime.desugarer.emit import RuntimeEmitter
 
 PRELUDE = "def tag(*args): return args\nname = 'W'\n"
 

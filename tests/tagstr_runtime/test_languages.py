@@ -19,12 +19,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tagstr_runtime.analysis import languages
-from tagstr_runtime.analysis.languages import (
+from tagstr_runtime.analysis import embedded as languages
+from tagstr_runtime.analysis.embedded import (
     EXTRAS, Finding, MissingParser, Options, Slot, canonical, check, requirements,
 )
 from tagstr_runtime.analysis.definitions import TagResolver
-from tagstr_runtime.analysis.languages.declared import LanguageResolver
+from tagstr_runtime.analysis.embedded.declared import LanguageResolver
 from tagstr_runtime.analysis.module import ModuleAnalysis
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from migrate_programs import compile_after, compile_before, run_program, stand_ins
 
-from tagstr_runtime._migrate_sites import Options, migrate_text
+from tagstr_runtime.migrate.rewrite import Options, migrate_text
 from tagstr_runtime.migrate import main, migrate_source
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

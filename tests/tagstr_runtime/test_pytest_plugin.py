@@ -15,7 +15,9 @@ from pathlib import Path
 import pytest
 
 import tagstr_runtime
-from tagstr_runtime import _compile, _fingerprint, _importhook
+from tagstr_runtime import _importhook
+from tagstr_runtime.run import compile as _compile
+from tagstr_runtime.desugarer import fingerprint as _fingerprint
 from clean_python import clean_env
 
 pytest_plugins = ["pytester"]

@@ -21,8 +21,8 @@ import pytest
 
 import tagstr_runtime
 from tagstr_runtime import _importhook
-from tagstr_runtime._console import TagCommandCompiler, TagConsole
-from tagstr_runtime._runner import _parse, main
+from tagstr_runtime.run.console import TagCommandCompiler, TagConsole
+from tagstr_runtime.run.runner import _parse, main
 from fstring_typos import ISSUE_CASES
 from clean_python import clean_env
 
@@ -532,7 +532,7 @@ def test_compile_prebuilds_the_cache_imports_then_use(tmp_path: Path) -> None:
     assert len(before) == 1 + 1 and any(".tagstr-" in name for name in before)  # ours + compileall's __init__
     imported = run(
         "-c", "import sys, tagstr_runtime; tagstr_runtime.install(); import pkg.tagmod; "
-        "print(pkg.tagmod.VALUE, 'tagstr_runtime._desugaring' in sys.modules)",
+        "print(pkg.tagmod.VALUE, 'tagstr_runtime.desugarer.desugaring' in sys.modules)",
         cwd=tmp_path, runner=False,
     )
     assert imported.stdout == "x2 False\n", imported.stderr  # loaded from the cache: nothing desugared

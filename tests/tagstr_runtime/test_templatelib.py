@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tagstr_runtime import _templatelib
+from tagstr_runtime.bridge import template_types as _templatelib
 
 MODULES = [pytest.param(_templatelib, id="stand-in")]
 if sys.version_info >= (3, 14):

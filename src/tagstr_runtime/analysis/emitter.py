@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import ast
 
-from tagstr_runtime._emit import Emitter, Position, TagCall, located
-from tagstr_runtime._model import Field
+from tagstr_runtime.desugarer.emit import Emitter, Position, TagCall, located
+from tagstr_runtime.syntax.model import Field
 
 __all__ = ["AnalysisEmitter"]
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import ast
 from typing import Callable, Iterator, NamedTuple
 
-from tagstr_runtime._model import Span
+from tagstr_runtime.syntax.model import Span
 from tagstr_runtime.analysis.module import ModuleAnalysis
 from tagstr_runtime.analysis.sites import Hole, Site
 

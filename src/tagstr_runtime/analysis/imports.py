@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
-from tagstr_runtime._source import decode_source
+from tagstr_runtime.syntax.source import decode_source
 from tagstr_runtime.analysis.module import ModuleAnalysis
 
 __all__ = ["ModuleFinder", "module_name"]

@@ -16,7 +16,7 @@ import ast
 from functools import cached_property
 from typing import TYPE_CHECKING, Callable, Sequence
 
-from tagstr_runtime._source import SourceText
+from tagstr_runtime.syntax.source import SourceText
 from tagstr_runtime.analysis.scopes import ScopeIndex, generated_lambdas
 from tagstr_runtime.analysis.tag_types import tag_types
 
@@ -67,7 +67,7 @@ class ModuleAnalysis:
     ) -> ModuleAnalysis:
         """Desugar ``text`` for analysis; raises ``TagSyntaxError`` or ``SyntaxError`` as
         ``Desugaring`` does."""
-        from tagstr_runtime._desugaring import Desugaring
+        from tagstr_runtime.desugarer.desugaring import Desugaring
         from tagstr_runtime.analysis.emitter import AnalysisEmitter
 
         desugaring = Desugaring(

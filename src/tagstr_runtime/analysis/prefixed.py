@@ -24,14 +24,14 @@ import re
 import sys
 from typing import TYPE_CHECKING, Iterable, Iterator, NamedTuple
 
-from tagstr_runtime._source import SourceText
+from tagstr_runtime.syntax.source import SourceText
 from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver, annotation_says_tag
 from tagstr_runtime.analysis.module import ModuleAnalysis
 from tagstr_runtime.analysis.scopes import Binding
-from tagstr_runtime.syntax._words import STRING_PREFIXES, TEMPLATE_PREFIXES
+from tagstr_runtime.syntax.words import STRING_PREFIXES, TEMPLATE_PREFIXES
 
 if TYPE_CHECKING:
-    from tagstr_runtime._model import TagString
+    from tagstr_runtime.syntax.model import TagString
 
 __all__ = [
     "PREFIXES", "PREFIXES_314", "PrefixNamedTag", "PrefixedString", "prefix_named_tags", "prefixed_strings",
@@ -156,7 +156,7 @@ def prefixed_strings(
 
 def _literal_spans(tags: Iterable[TagString]) -> list[tuple[int, int]]:
     """The literal text of tag strings (their specs' too): no string of the code starts there."""
-    from tagstr_runtime._model import Field, Literal  # a module with tag strings: already imported
+    from tagstr_runtime.syntax.model import Field, Literal  # a module with tag strings: already imported
 
     spans: list[tuple[int, int]] = []
     for tag in tags:

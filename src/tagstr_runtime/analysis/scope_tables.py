@@ -26,7 +26,7 @@ import ast
 import re
 from typing import Callable, Iterator, NamedTuple
 
-from tagstr_runtime._source import SourceText
+from tagstr_runtime.syntax.source import SourceText
 
 __all__ = [
     "ANNOTATION", "CLASS", "COMPREHENSION", "FUNCTION", "MODULE", "Bound", "Position", "ScopeTable",

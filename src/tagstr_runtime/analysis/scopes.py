@@ -30,7 +30,7 @@ import ast
 from bisect import bisect_right
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, NamedTuple
 
-from tagstr_runtime._source import SourceText
+from tagstr_runtime.syntax.source import SourceText
 from tagstr_runtime.analysis.scope_tables import (
     ANNOTATION, CLASS, COMPREHENSION, COMPREHENSIONS, FUNCTION, FUNCTIONS, MODULE, TYPE_ALIAS, Bound,
     Position, ScopeTable, Step, collect, paths_to_declarations, start, type_params,

@@ -10,7 +10,7 @@ the arguments are built from them when a consumer first asks.
 
 A ``Run`` maps each character of its text back to the source offset that
 produced it (``source_offset``, ``raw_source_offset``), through the
-runtime's own escape table (``_escapes.cooked_origins``).  The tables are
+runtime's own escape table (``syntax.escapes.cooked_origins``).  The tables are
 built when a consumer asks: a run only records which parts it merges.
 """
 
@@ -19,13 +19,13 @@ from __future__ import annotations
 import ast
 from typing import NamedTuple, Sequence, Union
 
-from tagstr_runtime._escapes import cooked_origins
-from tagstr_runtime._model import Field, Literal, Span, TagString
-from tagstr_runtime._source import Pos, SourceText
+from tagstr_runtime.syntax.escapes import cooked_origins
+from tagstr_runtime.syntax.model import Field, Literal, Span, TagString
+from tagstr_runtime.syntax.source import Pos, SourceText
 
 __all__ = ["Hole", "Run", "Site", "make_run", "site_args", "spec_args"]
 
-#: ``(lineno, col_offset, end_lineno, end_col_offset)``, byte columns (``_emit.Position``)
+#: ``(lineno, col_offset, end_lineno, end_col_offset)``, byte columns (``desugarer.emit.Position``)
 Position = tuple[int, int, int, int]
 #: a piece of a run: literal text, or a debug field (``{x=}``) whose text joins the literal before it
 Piece = Union[Literal, Field]

@@ -1,7 +1,4 @@
-"""Running programs that contain tag strings as ``python`` runs them.
-
-(The runner, its console and the compile hooks join this package in the
-planned layout; what is here so far: ``_top_level``, the end of a main
-program as CPython's top level handles it, and ``_main_script``, the
-``python script.py`` path of the start-up hook.)
-"""
+"""Running programs that contain tag strings as ``python`` runs them: compiling
+(``compile``, ``compile_hook``), the ``python -m tagstr_runtime`` runner and its
+console, precompiling, ``inspect``'s source, and what a tag does with a value
+(``formatting``)."""

@@ -26,8 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from tagstr_runtime._parser import parse
-from tagstr_runtime._source import decode_source
+from tagstr_runtime.syntax.parser import parse
+from tagstr_runtime.syntax.source import decode_source
 
 pytestmark = pytest.mark.slow  # ~20 s: a time budget over the stdlib
 

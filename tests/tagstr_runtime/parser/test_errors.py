@@ -8,9 +8,9 @@ import pytest
 
 import tagstr_runtime
 from tagstr_runtime import TagSyntaxError
-from tagstr_runtime import _errors as E
-from tagstr_runtime._errors import ErrorKind
-from tagstr_runtime._source import SourceText
+from tagstr_runtime.syntax import errors as E
+from tagstr_runtime.syntax.errors import ErrorKind
+from tagstr_runtime.syntax.source import SourceText
 
 from spec_errors import SPEC_ERRORS, SpecError  # the table shared with the mypy and flake8 tests
 
@@ -50,7 +50,7 @@ def test_source_without_tag_strings_raises_cpythons_own_error() -> None:
 
 
 def test_message_constants_declare_their_kinds() -> None:
-    """Each error text of ``_errors`` carries a kind, so ``error_at`` never falls back to OTHER."""
+    """Each error text of ``syntax.errors`` carries a kind, so ``error_at`` never falls back to OTHER."""
     constants = {
         name: value for name, value in vars(E).items()
         if name.isupper() and isinstance(value, str) and name != "NAMED_ESCAPE_WARNING"

@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from tagstr_runtime._compile import desugar_ast
-from tagstr_runtime._model import Field, Literal
-from tagstr_runtime._parser import parse
+from tagstr_runtime.run.compile import desugar_ast
+from tagstr_runtime.syntax.model import Field, Literal
+from tagstr_runtime.syntax.parser import parse
 
 PY314 = sys.version_info >= (3, 14)
 

@@ -28,10 +28,10 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
 import tagstr_runtime
-from tagstr_runtime._compile import desugar_ast
-from tagstr_runtime._model import Field, Literal
-from tagstr_runtime._parser import parse
-from tagstr_runtime._source import decode_source
+from tagstr_runtime.run.compile import desugar_ast
+from tagstr_runtime.syntax.model import Field, Literal
+from tagstr_runtime.syntax.parser import parse
+from tagstr_runtime.syntax.source import decode_source
 
 try:
     from . import strategies as S  # tests/tagstr_runtime/parser is a package

@@ -23,8 +23,8 @@ import pytest
 
 import tagstr_runtime
 from tagstr_runtime import _importhook
-from tagstr_runtime._compile import desugar_ast
-from tagstr_runtime._parser import parse
+from tagstr_runtime.run.compile import desugar_ast
+from tagstr_runtime.syntax.parser import parse
 
 PY315 = sys.version_info >= (3, 15)
 needs_315 = pytest.mark.skipif(not PY315, reason="the syntax is new in Python 3.15")

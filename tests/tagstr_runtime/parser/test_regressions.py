@@ -18,8 +18,8 @@ import warnings
 import pytest
 
 import tagstr_runtime
-from tagstr_runtime._model import Field
-from tagstr_runtime._parser import parse
+from tagstr_runtime.syntax.model import Field
+from tagstr_runtime.syntax.parser import parse
 
 
 def only_field(src: str) -> Field:

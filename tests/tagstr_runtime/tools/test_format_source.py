@@ -11,8 +11,8 @@ from typing import Callable
 
 import pytest
 
-from tagstr_runtime._format_tool import FormatError, format_source
-from tagstr_runtime._source_file import SourceFile
+from tagstr_runtime.tools.format import FormatError, format_source
+from tagstr_runtime.tools.source_file import SourceFile
 
 
 class Fake:

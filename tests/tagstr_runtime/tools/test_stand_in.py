@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tagstr_runtime._stand_in import StandInError, StandIns, display_width, restore, stand_in
+from tagstr_runtime.tools.literal_swap import StandInError, StandIns, display_width, restore, stand_in
 from tagstr_runtime.frontend import SourceText, parse
 
 

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 import tagstr_runtime
-from tagstr_runtime._tools import ToolError, ruff_program
+from tagstr_runtime.tools.invoke import ToolError, ruff_program
 from tagstr_runtime.frontend import parse
 from clean_python import clean_env
 

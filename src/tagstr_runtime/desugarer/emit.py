@@ -1,0 +1,401 @@
+"""Emitters: what the generated code of a tag string looks like, one class per consumer.
+
+The generator (``desugarer.generator``) finds each tag string in the parsed
+placeholder tree and knows *what* the tag receives: literal parts, and for
+each field its expression's tree, its text, its conversion and its format
+spec.  It asks an emitter *how* to write each of them, so no consumer ever
+takes generated code apart again:
+
+* ``RuntimeEmitter`` (here): code that runs, through a per-module table of
+  prebuilt ``Decoded`` objects (see ``_rt``);
+* ``tagstr_mypy``'s checker emitter: code that type-checks with one hook;
+* ``tagstr_flake8``'s lint emitter: the code a linter should see, plus the
+  facts the TAG rules need (generated lambdas, each tag string's ancestors);
+* ``desugarer.render.ReadableEmitter``: the text form ``desugar()`` prints.
+
+Every node an emitter returns must carry a position (``located``): the
+generator hands it the ``Position`` of the part it stands for.  Why over 400
+lines and not split: ``RuntimeEmitter``'s slots, hoisting and prologue work on
+one table, and the emitters share ``Emitter``'s helpers.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Sequence, TypeVar, cast
+
+from tagstr_runtime.syntax.escapes import spec_texts
+from tagstr_runtime.syntax.model import Field, Literal, TagString
+
+if TYPE_CHECKING:
+    from tagstr_runtime._rt import Entry
+
+if TYPE_CHECKING:
+    from tagstr_runtime.analysis.scopes import ScopeIndex
+
+__all__ = [
+    "Emitter", "Position", "RUNTIME_MODULE", "RuntimeEmitter", "TABLE_NAME", "TagCall", "hoisted_name",
+    "located", "prologue_index", "slot_name",
+]
+
+_N = TypeVar("_N", bound=ast.AST)
+_LOAD = ast.Load()
+#: ``(lineno, col_offset, end_lineno, end_col_offset)``: columns in UTF-8 bytes, as ``ast`` has them.
+Position = tuple[int, int, int, int]
+# Shared: ``arguments`` carries no position, and compile() reads a shared node as often as it occurs.
+_NO_ARGUMENTS = ast.arguments(
+    posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]
+)
+
+#: The module generated code imports at run time, and the name it binds it to.
+RUNTIME_MODULE = "tagstr_runtime._rt"
+TABLE_NAME = "__tagstr__"
+
+
+def slot_name(index: int, salt: str = "") -> str:
+    """The module global holding slot ``index`` of the table (0: ``Interpolation``)."""
+    return f"__tagstr_{salt}_{index}__" if salt else f"__tagstr_{index}__"
+
+
+def hoisted_name(index: int, salt: str = "") -> str:
+    """The module global holding hoisted ``Interpolation`` ``index`` (from 1)."""
+    return f"__tagstr_{salt}_h{index}__" if salt else f"__tagstr_h{index}__"
+
+
+#: Scopes whose names a hoisted lambda could not see, or whose names differ from
+#: the module's: class bodies mangle ``__x`` and hold ``__class__``, lambdas and
+#: comprehensions have scopes of their own the check below does not read
+#: (iteration variables are cells).  A tag string inside one is never hoisted.
+#: ``type X[T] = ...`` (3.12+) evaluates lazily in its own scope, where ``T`` is bound.
+_NO_HOIST: tuple[type[ast.AST], ...] = (
+    ast.ClassDef, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
+    *[getattr(ast, name) for name in ("TypeAlias",) if hasattr(ast, name)],
+)
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+#: Statements whose first line can be a branch for coverage (see ``RuntimeEmitter.unhoist``).
+_BRANCHING: tuple[type[ast.AST], ...] = (
+    ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.TryStar, ast.With, ast.AsyncWith, ast.Match,
+)
+
+
+def _parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
+    a = function.args
+    return [*a.posonlyargs, *a.args, *a.kwonlyargs, *filter(None, (a.vararg, a.kwarg))]
+
+
+def _names_read(node: ast.AST) -> Iterable[str]:
+    return (child.id for child in ast.walk(node) if isinstance(child, ast.Name))
+
+
+def located(node: _N, at: Position) -> _N:
+    """``node`` placed at ``at`` (attribute assignment: the cheapest way; no ``cast``
+    call either, the emitters place tens of thousands of nodes)."""
+    node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = at  # type: ignore[attr-defined]
+    return node
+
+
+def position_of(node: ast.expr) -> Position:
+    return (node.lineno, node.col_offset, node.end_lineno or 0, node.end_col_offset or 0)
+
+
+def prologue_index(body: list[ast.stmt]) -> int:
+    """Where generated statements go: after the docstring and ``from __future__`` imports."""
+    index = 0
+    if (
+        body
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+    ):
+        index = 1
+    while (
+        index < len(body)
+        and isinstance(body[index], ast.ImportFrom)
+        and body[index].module == "__future__"  # type: ignore[attr-defined]
+    ):
+        index += 1
+    return index
+
+
+class TagCall(NamedTuple):
+    """What an emitter gets for one tag string."""
+
+    tag: TagString
+    func: ast.Name  # the tag's name, at its position
+    args: list[ast.expr]  # what the emitter returned for each part, in order
+    at: Position  # the whole tag string
+    #: the nodes the generator walked through from its root down to the call's
+    #: parent: the module first, or for a nested tag string the enclosing field's expression
+    path: tuple[ast.AST, ...]
+    enclosing: Field | None  # the field of the tag string this one is nested in
+
+
+class Emitter:
+    """How each piece of a tag string is written.  Subclasses override all four."""
+
+    #: Under ``from __future__ import annotations`` (PEP 563) CPython never
+    #: evaluates an annotation: it stores its text.  An emitter for running code
+    #: sets this, and a tag string in an annotation is then left as its own source
+    #: text, which the compiler stores verbatim (see ``Generator.as_text``); one
+    #: for checking keeps the call, whose parts it wants to see.
+    annotations_as_text: bool = False
+
+    def decoded(self, cooked: str, raw: str, at: Position) -> ast.expr:
+        """A literal part: ``cooked`` is its ``str`` value, ``raw`` its ``.raw``."""
+        raise NotImplementedError
+
+    def interpolation(self, field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.expr:
+        """A field: ``value`` is its expression's tree, ``spec`` the format spec's (an f-string,
+        a constant, or ``None`` as a constant)."""
+        raise NotImplementedError
+
+    def call(self, site: TagCall) -> ast.expr:
+        """The tag string itself (nested tag strings are emitted before the one that holds them)."""
+        raise NotImplementedError
+
+    def finish(self, tree: ast.AST) -> ast.AST:
+        """The whole tree, once every tag string is emitted."""
+        return tree
+
+    # shared by the emitters --------------------------------------------------------
+
+    @staticmethod
+    def thunk(value: ast.expr, at: Position) -> ast.Lambda:
+        """``lambda: value``: how an interpolation's expression is deferred."""
+        return located(ast.Lambda(_NO_ARGUMENTS, value), at)
+
+    @staticmethod
+    def fields_tuple(field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.Tuple:
+        """``(lambda: value, 'expr', conv, spec)``: the 4 items of an ``Interpolation``."""
+        items: list[ast.expr] = [
+            Emitter.thunk(value, at),
+            located(ast.Constant(field.expr), at),
+            located(ast.Constant(field.effective_conv), at),
+            spec,
+        ]
+        return located(ast.Tuple(items, _LOAD), at)
+
+
+class RuntimeEmitter(Emitter):
+    """Code for ``exec``/``single`` (``by_name``) and ``eval`` modes.
+
+    Literal parts become references to a table built once per module
+    execution: ``__tagstr_k__`` module globals bound by a prologue, or in eval
+    mode (no statements) ``__tagstr__[k]`` on a tuple bound by the expression
+    itself.  Slot 0 is the ``Interpolation`` class.
+
+    With ``by_name``, an ``Interpolation`` that is the same object at every
+    evaluation is built once, by the prologue, into a global
+    ``__tagstr_hK__``: one whose lambda reads only globals and builtins and
+    whose format spec is a constant (see ``hoistable``).  Its lambda keeps its
+    position, so a traceback from ``getvalue()`` still shows the tag string's
+    line; it still reads each global when called (late binding).
+    """
+
+    annotations_as_text = True
+
+    def __init__(self, by_name: bool = True, hoist: bool = True, salt: str = "") -> None:
+        """``salt``: part of every generated global's name, so that two sources run in
+        one namespace (a console, IPython, doctest, ``exec`` into one dict) never
+        rebind each other's slots: a function defined by one input reads its
+        slots when it is called, after later inputs ran."""
+        self.by_name = by_name
+        self.salt = salt
+        self.table_name = f"__tagstr_{salt}__" if salt else TABLE_NAME
+        self.hoist = hoist and by_name
+        self.entries: list[Entry] = []  # (cooked, raw) of each Decoded slot, or a spec's (_rt.Entry)
+        self._index: dict[Entry, int] = {}
+        self.hoisted: list[ast.Call] = []  # the Interpolation(...) calls the prologue builds
+        self._placed: list[tuple[list[ast.expr], int, ast.Call]] = []  # where each was taken from
+        self._pending: list[ast.Call] = []  # this tag string's Interpolation(...) calls
+        self._bound: dict[int, frozenset[str]] = {}  # id(function node) -> its names (the scope index's)
+        self._scopes: tuple[ast.AST, ScopeIndex] | None = None  # the tree's scope index, made when first needed
+
+    def ref(self, index: int, at: Position) -> ast.expr:
+        if self.by_name:
+            return located(ast.Name(slot_name(index, self.salt), _LOAD), at)
+        name = located(ast.Name(self.table_name, _LOAD), at)
+        return located(ast.Subscript(name, located(ast.Constant(index), at), _LOAD), at)
+
+    def decoded(self, cooked: str, raw: str, at: Position) -> ast.expr:
+        return self.slot((cooked, raw), at)
+
+    def slot(self, entry: Entry, at: Position) -> ast.expr:
+        index = self._index.get(entry)
+        if index is None:
+            self.entries.append(entry)
+            index = self._index[entry] = len(self.entries)
+        return self.ref(index, at)
+
+    def interpolation(self, field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.expr:
+        constant = isinstance(spec, ast.Constant)
+        if field.spec and any(isinstance(part, Literal) and "\\" in part.raw for part in field.spec):
+            spec = self.raw_spec(field, spec)
+        node = located(ast.Call(self.ref(0, at), [self.fields_tuple(field, value, spec, at)], []), at)
+        if self.hoist and constant:
+            self._pending.append(node)
+        return node
+
+    def raw_spec(self, field: Field, spec: ast.expr) -> ast.expr:
+        """A spec with a backslash: a ``RawSpec`` slot, or with nested fields a call of the
+        slot that builds it from their formatted texts (``_rt.table``), for the bridge."""
+        at = position_of(spec)
+        slot = self.slot(spec_texts(field.spec or ()), at)
+        if isinstance(spec, ast.Constant):
+            return slot
+        fields = [piece for piece in cast(ast.JoinedStr, spec).values if isinstance(piece, ast.FormattedValue)]
+        formatted = [located(ast.JoinedStr([piece]), position_of(piece)) for piece in fields]
+        return located(ast.Call(slot, cast(Any, formatted), []), at)
+
+    def call(self, site: TagCall) -> ast.expr:
+        args = site.args
+        pending, self._pending = self._pending, []
+        if pending:
+            hoisted = {id(node) for node in self.hoistable(pending, site.path, site.enclosing)}
+            for index, arg in enumerate(args):
+                if id(arg) in hoisted:
+                    assert isinstance(arg, ast.Call)
+                    self.hoisted.append(arg)
+                    self._placed.append((args, index, arg))
+                    name = ast.Name(hoisted_name(len(self.hoisted), self.salt), _LOAD)
+                    args[index] = located(name, position_of(arg))
+        return located(ast.Call(site.func, args, []), site.at)
+
+    def hoistable(
+        self, calls: list[ast.Call], path: Sequence[ast.AST], enclosing: Field | None
+    ) -> list[ast.Call]:
+        """Those of ``calls`` (``Interpolation`` calls with a constant spec) whose
+        lambda reads no local of any scope around it, so it can be made once.
+
+        Conservative: never inside a nested tag string (its enclosing lambda may
+        bind names, e.g. by ``:=``), a class body, a lambda or a comprehension;
+        inside functions only if no name the lambda reads is a local, a cell or a type
+        parameter of an enclosing function (the analysis layer's scope index,
+        ``ScopeIndex.enclosing_names``; once per function).
+        """
+        if enclosing is not None:
+            return []
+        functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+        for node in path:
+            if isinstance(node, _NO_HOIST):
+                return []
+            if isinstance(node, _FUNCTIONS):
+                functions.append(node)
+        if not functions:
+            return calls
+        reads = [(call, set(_names_read(cast(ast.Tuple, call.args[0]).elts[0]))) for call in calls]
+        # Most fields read a parameter: rejected without walking the function.
+        params = {arg.arg for function in functions for arg in _parameters(function)}
+        reads = [(call, names) for call, names in reads if params.isdisjoint(names)]
+        if not reads:
+            return []
+        if self._scopes is None or self._scopes[0] is not path[0]:
+            from tagstr_runtime.analysis.scopes import ScopeIndex
+
+            self._scopes = (path[0], ScopeIndex(path[0]))
+        bound: set[str] = set()
+        for function in functions:
+            names = self._bound.get(id(function))
+            if names is None:
+                names = self._bound[id(function)] = self._scopes[1].enclosing_names(function)
+            bound |= names
+        return [call for call, names in reads if bound.isdisjoint(names)]
+
+    def finish(self, tree: ast.AST) -> ast.AST:
+        if isinstance(tree, ast.Module) and tree.body and tree.body[0].lineno == 1 and isinstance(
+            tree.body[0], _BRANCHING
+        ):
+            self.unhoist()
+        if isinstance(tree, (ast.Module, ast.Interactive)):
+            at = prologue_index(tree.body) if isinstance(tree, ast.Module) else 0
+            tree.body[at:at] = self.prologue()
+        elif isinstance(tree, ast.Expression):
+            tree.body = self.eval_table(tree.body)
+        return tree
+
+    def unhoist(self) -> None:
+        """Put every hoisted ``Interpolation`` call back in its tag string.
+
+        A hoisted lambda is made on line 1 and, before Python 3.13, returns on
+        line 1: coverage records its run as the arcs ``N -> 1`` and ``1 -> exit``
+        of the module.  Harmless where line 1 is a docstring, a comment or an
+        import; where it opens a loop or an ``if`` those are real branches,
+        which would then show as taken.  Such modules (a script that starts
+        with ``while True:``) are rare: they go without the optimisation."""
+        for args, index, call in self._placed:
+            args[index] = call
+        self.hoisted.clear()
+        self._placed.clear()
+
+    def prologue(self) -> list[ast.stmt]:
+        """``global`` for every generated name (with separate locals, ``exec(code, g, l)``,
+        nested scopes read them from ``g``), ``from tagstr_runtime._rt import table as
+        __tagstr__``, then ``__tagstr_0__, __tagstr_1__, ... = __tagstr__(TEXTS, RAWS)``, on line 1."""
+        slot_names = [slot_name(index, self.salt) for index in range(len(self.entries) + 1)]
+        hoisted = [hoisted_name(k, self.salt) for k in range(1, len(self.hoisted) + 1)]
+        declare = ast.Global([TABLE_NAME, *slot_names, *hoisted])
+        load = ast.ImportFrom(RUNTIME_MODULE, [ast.alias("table", TABLE_NAME)], 0)
+        slots = [ast.Name(name, ast.Store()) for name in slot_names]
+        build = ast.Assign(
+            [ast.Tuple(cast(Any, slots), ast.Store())],
+            ast.Call(ast.Name(TABLE_NAME, _LOAD), self.table_arguments(), []),
+        )
+        stmts: list[ast.stmt] = [declare, load, build]
+        for stmt in stmts:
+            for node in ast.walk(stmt):
+                if "lineno" in node._attributes:
+                    located(node, (1, 0, 1, 0))
+        if self.hoisted:
+            stmts.append(self.hoisted_build())
+        return stmts
+
+    def table_arguments(self) -> list[ast.expr]:
+        """``TEXTS`` (each slot's cooked text), then ``RAWS`` ((index, raw) of each
+        whose raw text differs) and ``SPECS`` (the format specs with a backslash) when
+        there are any: see ``_rt.table``."""
+        texts = tuple(first if isinstance(first, str) else "" for first, _ in self.entries)
+        raws = tuple((index, second) for index, (first, second) in enumerate(self.entries)
+                     if isinstance(first, str) and second != first)
+        specs = tuple((index, first, second) for index, (first, second) in enumerate(self.entries)
+                      if not isinstance(first, str))
+        arguments = [texts, raws, specs]
+        while len(arguments) > 1 and not arguments[-1]:
+            arguments.pop()
+        return [ast.Constant(cast(Any, argument)) for argument in arguments]
+
+    def hoisted_build(self) -> ast.stmt:
+        """``__tagstr_h1__, ... = (Interpolation((lambda: ..., ...)), ...)``, on line 1
+        but for the lambdas' bodies, which keep their places: a traceback from
+        ``getvalue()`` shows the tag string's line.  The ``Lambda`` nodes go to
+        line 1 too: their position is where the function is *made*, and a made
+        function at the tag string's line would make a line tracer (coverage)
+        count that line as run at import."""
+        start = (1, 0, 1, 0)
+        for call in self.hoisted:
+            fields = cast(ast.Tuple, call.args[0])
+            for node in (call, call.func, fields, *fields.elts):
+                located(node, start)
+        targets = [located(ast.Name(hoisted_name(k, self.salt), ast.Store()), start)
+                   for k in range(1, len(self.hoisted) + 1)]
+        values = located(ast.Tuple(cast(Any, self.hoisted), _LOAD), start)
+        return located(ast.Assign([located(ast.Tuple(cast(Any, targets), ast.Store()), start)],
+                                  values), start)
+
+    def eval_table(self, body: ast.expr) -> ast.expr:
+        """``(__import__(...).global_table('__tagstr_<salt>__', TEXTS, RAWS), body)[1]``: the
+        table goes to the frame's globals, where lambdas read it (no ``global`` in an expression)."""
+        importer = ast.Call(
+            ast.Name("__import__", _LOAD),
+            [ast.Constant(RUNTIME_MODULE), ast.Constant(None), ast.Constant(None),
+             ast.Constant(cast(Any, ("global_table",)))],
+            [],
+        )
+        bind = ast.Call(
+            ast.Attribute(importer, "global_table", _LOAD), [ast.Constant(self.table_name), *self.table_arguments()], []
+        )
+        result = ast.Subscript(ast.Tuple([bind, body], _LOAD), ast.Constant(1), _LOAD)
+        ast.copy_location(result, body)
+        for node in ast.walk(result):
+            if node is not body and "lineno" in node._attributes and not hasattr(node, "lineno"):
+                ast.copy_location(node, body)
+        return ast.fix_missing_locations(result)

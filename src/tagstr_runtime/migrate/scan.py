@@ -1,0 +1,149 @@
+"""What the migration reads of a module: the analysis layer's sites, tag definitions and findings.
+
+The module is desugared once for analysis (``analysis.module``), so each
+tag string is a site with its interpolations' trees at their own positions.
+A t-string already in the module is read as a tag string named ``t`` on
+every Python (its fields lex alike, and its interpolations' names resolve in
+place either way): ``is_template`` tells those apart, the migration leaves
+them, unless a tag named ``t`` is in scope (MIG012, ``prefix_named``).
+
+Tags are judged by the shared tag resolver (``analysis.definitions``), which
+follows them through definitions, decorators, wrappers, aliases, factory
+calls, instances and, with the command's ``ModuleFinder``, imports into the
+tree's other modules; ``migrate.tags`` turns what it finds into the
+migration's facts.  The hazards are the findings the flake8 plugin reports
+too (``analysis.findings``, ``analysis.prefixed``).
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import cached_property
+
+from tagstr_runtime.migrate.tags import TagFacts, facts_of
+from tagstr_runtime.syntax.model import Field, TagString
+from tagstr_runtime.syntax.parser import parse
+from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver
+from tagstr_runtime.analysis.findings import (
+    ARGUMENTLESS_SUPER, ASSIGNMENT_EXPRESSION, CLASS_VARIABLE, Finding, argumentless_super, assignment_expressions,
+    class_variables,
+)
+from tagstr_runtime.analysis.module import ModuleAnalysis
+from tagstr_runtime.analysis.prefixed import PREFIXES_314, prefix_named_tags, prefixed_strings, string_kind
+from tagstr_runtime.analysis.sites import Hole, Site
+from tagstr_runtime.syntax.words import TEMPLATE_PREFIXES
+
+__all__ = ["HAZARDS", "ModuleScan", "scan"]
+
+#: the findings that keep a tag string, and their MIG codes
+HAZARDS = {CLASS_VARIABLE: "MIG004", ASSIGNMENT_EXPRESSION: "MIG005", ARGUMENTLESS_SUPER: "MIG006"}
+
+
+class ModuleScan:
+    """One module read for the migration: its sites by position, its tags, its hazards."""
+
+    def __init__(
+        self, text: str, filename: str, resolver: TagResolver | None = None, *, path: str | None = None,
+        name: str | None = None,
+    ) -> None:
+        # t"..." read as a tag string on every Python: is_template tells it apart, and MIG012 needs
+        # to know whether it calls a tag named t
+        self.module = module = ModuleAnalysis.read(text, filename, path=path, name=name, template_strings=False)
+        self.resolver = resolver or TagResolver()
+        self.sites: dict[int, Site] = {site.tag.span.start: site for site in module.sites}
+        #: the outermost tag strings (t-strings read as tags among them, before 3.14)
+        self.tags = tuple(site.tag for site in module.sites if site.parent is None)
+        #: every site's holes (format spec fields too), by the field's offset
+        self.holes: dict[int, Hole] = {}
+        for site in module.sites:
+            _index_holes(site.args, self.holes)
+        self.calls = frozenset(id(site.call) for site in module.sites)  # the tag strings' own calls
+        findings = [*class_variables(module), *assignment_expressions(module), *argumentless_super(module)]
+        self.hazards: dict[int, list[Finding]] = {}
+        for finding in findings:
+            self.hazards.setdefault(finding.site.tag.span.start, []).append(finding)
+
+    def sites_tags(self) -> list[TagString]:
+        return [site.tag for site in self.sites.values()]
+
+    def is_template(self, tag: TagString) -> bool:
+        """A t-string (read as a tag string)."""
+        return tag.tag.lower() in TEMPLATE_PREFIXES
+
+    def facts(self, tag: TagString) -> TagFacts:
+        """What the resolver finds of the tag string's tag."""
+        name = self.sites[tag.span.start].name
+        return facts_of(self.resolver.resolve(self.module, name), name, self.module)
+
+    @cached_property
+    def prefix_named(self) -> list[tuple[int, str]]:
+        """Why the module must be left as it is (MIG012): its tags named like a string prefix of
+        3.14, and where it writes such a prefix while a tag of that name (or, for t, any binding)
+        is in scope: (offset, reason)."""
+        module, resolver = self.module, self.resolver
+        found = []
+        for tag in prefix_named_tags(module, resolver, PREFIXES_314):
+            template = tag.name.lower() in TEMPLATE_PREFIXES
+            reason = (f"{tag.name!r} is a tag named like a template-string prefix: from 3.14 {tag.name}\"...\" "
+                      f"is {string_kind(tag.name)}, never a call of it") if template else (
+                      f"{tag.name!r} is a tag named like a string prefix: {tag.name}\"...\" is "
+                      f"{string_kind(tag.name)}, never a call of it")
+            found.append((module.offset(tag.node), reason))
+        for string in prefixed_strings(module, resolver, PREFIXES_314):
+            definition = string.definition
+            where = _where(definition, module) or f"line {string.binding.line}"
+            if string.name.lower() in TEMPLATE_PREFIXES:
+                found.append((string.offset, f"{string.name}\"...\" calls {string.name!r} ({where}) before 3.14 "
+                                             f"and is {string_kind(string.name)} from 3.14"))
+            elif definition.is_tag_function or definition.accepts_template:
+                found.append((string.offset, f"{string.name}\"...\" is {string_kind(string.name)}, not a call of "
+                                             f"the tag {string.name!r} ({where})"))
+        return found
+
+    def calls_in(self, field: Field) -> bool:
+        """Whether the field's expression calls something (its tag strings' own calls aside)."""
+        hole = self.holes[field.span.start]
+        return any(
+            isinstance(node, ast.Call) and id(node) not in self.calls for node in ast.walk(hole.node)
+        )
+
+
+def _index_holes(args: tuple[object, ...], into: dict[int, Hole]) -> None:
+    for arg in args:
+        if isinstance(arg, Hole):
+            into[arg.field.span.start] = arg
+            if arg.spec:
+                _index_holes(arg.spec, into)
+
+
+def _where(definition: TagDefinition, module: ModuleAnalysis) -> str:
+    if not definition.line:
+        return ""
+    there = definition.module
+    return f"line {definition.line}" if there is module or there is None else f"{there.name}, line {definition.line}"
+
+
+def scan(
+    text: str, filename: str, resolver: TagResolver | None = None, *, path: str | None = None,
+    name: str | None = None,
+) -> ModuleScan | None:
+    """The module's scan; None when it holds no tag string (nothing to migrate, and a module
+    CPython cannot parse is then none of the migration's business).  A t-string is none, unless
+    it calls a tag named t."""
+    try:
+        module = ModuleScan(text, filename, resolver, path=path, name=name)
+    except SyntaxError:
+        if _has_tag_strings(text, filename):
+            raise
+        return None
+    if all(module.is_template(tag) for tag in module.sites_tags()) and not module.prefix_named:
+        return None
+    return module
+
+
+def _has_tag_strings(text: str, filename: str) -> bool:
+    """Only on the error path: whether the lexer finds a tag string (t-strings are none)."""
+    try:
+        return bool(parse(text, filename, template_strings=True).tag_strings)
+    except SyntaxError:
+        return True
