@@ -1,7 +1,7 @@
 """The embedded-language checks of one file: which tag strings (and 3.14 t-strings) declare a
 language, their findings, and the TAG message of each at its exact position.
 
-Computed once per file and shared by the language rules (``_rules/html_checks``...),
+Computed once per file and shared by the language rules (``rules/tag1xx_html``...),
 each of which keeps the messages of its code.  A tag's language is what its
 definition declares, found by the analysis layer's tag resolver (through
 aliases, factories and imports into the tree's other modules, each read once

@@ -5,7 +5,7 @@ its class's template names (``TemplatePrefix(line, col, tag="t")``); the text
 is rendered only when printed.  Each class carries its ``code``, so a rule
 never spells a code, and its ``template`` names its fields, so a rule passes
 each value once.  Grepping a code finds its class here, its rule in
-``_rules/``, its example file in ``tests/tagstr_flake8/examples/`` and its entry in
+``rules/``, its example file in ``tests/tagstr_flake8/examples/`` and its entry in
 ``docs/flake8.md``.
 
 The table is not split by topic although it is long (the embedded-language
