@@ -27,7 +27,7 @@ _installed: frozenset[str] | None = None
 def hole_demands(desugaring: Desugaring, filename: str) -> dict[int, str]:
     """What each interpolation of a declared SQL or HTML tag string asks of its value's
     type, by the source offset of its field (``IDENTIFIER``, ``ATTRIBUTES``)."""
-    if not _parsers() or not any(site.holes for site in desugaring.sites):
+    if not _parsers():
         return {}
     try:
         return _demands(desugaring, filename)
@@ -48,11 +48,9 @@ def _demands(desugaring: Desugaring, filename: str) -> dict[int, str]:
     module = ModuleAnalysis(desugaring.source, desugaring.tree, desugaring.sites, path=path)
     resolver = LanguageResolver(TagResolver(ModuleFinder([os.getcwd()])))
     found: dict[int, str] = {}
-    for site in desugaring.sites:
-        if not site.holes:
-            continue
+    for site in desugaring.sites:  # the language first: shared by the sites reading one binding
         language = resolver.site_language(module, site)
-        if language not in _parsers():
+        if language not in _parsers() or not site.holes:
             continue
         template = template_of_site(site)
         try:

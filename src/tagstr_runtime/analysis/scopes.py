@@ -359,9 +359,21 @@ def _in(node: ast.AST, nodes: Iterable[ast.AST]) -> bool:
 
 def generated_lambdas(sites: Iterable[Site]) -> Callable[[ast.AST], bool]:
     """``generated`` for a tree whose emitter wrote each interpolation as a lambda around
-    its expression (every emitter does): a lambda whose body is a hole's tree."""
-    bodies = frozenset(id(hole.node) for site in sites for hole in site.holes)
-    return lambda node: isinstance(node, ast.Lambda) and id(node.body) in bodies
+    its expression (every emitter does): a lambda whose body is a hole's tree.  The holes
+    are gathered at the first lambda asked about: a site's arguments are built when first
+    read, and a consumer that never meets a lambda never builds them."""
+    sites = tuple(sites)
+    bodies: frozenset[int] | None = None
+
+    def generated(node: ast.AST) -> bool:
+        nonlocal bodies
+        if not isinstance(node, ast.Lambda):
+            return False
+        if bodies is None:
+            bodies = frozenset(id(hole.node) for site in sites for hole in site.holes)
+        return id(node.body) in bodies
+
+    return generated
 
 
 def _at(bound: Bound) -> Position:
