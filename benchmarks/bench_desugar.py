@@ -98,7 +98,7 @@ def _desugar_function(emitter: str) -> Callable[[str, str], object]:
 
         return lambda text, name: Desugaring(text, name)
     if emitter == "checker":
-        from tagstr_mypy._tree import checker_tree
+        from tagstr_mypy.parse.checker_tree import checker_tree
 
         return lambda text, name: checker_tree(text, name, version, char_columns=True)
     if emitter == "lint":

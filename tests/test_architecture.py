@@ -110,7 +110,8 @@ def test_no_import_cycle() -> None:
 
 def test_the_check_sees_imports() -> None:
     """The cycle and privacy checks are only as good as the import reader."""
-    imports = dict((name, line) for line, name in _imports("tagstr_mypy._tree", MODULES["tagstr_mypy._tree"]))
+    tree = "tagstr_mypy.parse.checker_tree"
+    imports = dict((name, line) for line, name in _imports(tree, MODULES[tree]))
     assert "tagstr_runtime.frontend" in imports
     runtime = {name for _, name in _imports("tagstr_runtime.run.compile", MODULES["tagstr_runtime.run.compile"])}
     assert "tagstr_runtime.desugarer.desugaring" in runtime  # imported inside a function: counted
@@ -124,3 +125,29 @@ def test_long_modules_say_why(module: str) -> None:
         return
     doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
     assert "not split" in doc, f"{module} has {lines} lines: split it, or say at its top why it is not split"
+
+
+#: the generated names of the checker tree, written only by its emitter
+_GENERATED_NAMES = ("__tagstr_d__", "DECODED_NAME", "__tagstr_call__", "CALL_NAME")
+
+
+@pytest.mark.parametrize("module", [name for name in MODULES if name.startswith("tagstr_mypy.")])
+def test_mypy_hooks_read_records_not_generated_names(module: str) -> None:
+    """Only the emitter that writes the checker tree knows its generated names: the hooks
+    read each call's record (``SiteRecord``) instead of telling arguments apart by them."""
+    if module == "tagstr_mypy.parse.checker_tree":
+        return
+    text = MODULES[module].read_text(encoding="utf-8")
+    assert not [name for name in _GENERATED_NAMES if name in text], module
+
+
+def test_the_roots_hold_only_the_public_and_pinned_modules() -> None:
+    """Each package root keeps what is named from outside our code (docs/architecture.md)."""
+    roots = {package: sorted(path.stem for path in (SRC / package).glob("*.py")) for package in PACKAGES}
+    assert roots == {
+        "tagstr_runtime": ["__init__", "__main__", "_autohook", "_autostart", "_checker", "_importhook",
+                           "_pytest_plugin", "_rt", "_types", "coverage_plugin", "frontend", "languages",
+                           "templatelib"],
+        "tagstr_mypy": ["__init__", "stubgen", "stubgen_writer"],
+        "tagstr_flake8": ["__init__"],
+    }

@@ -2,7 +2,7 @@
 
 Writes ``DIR/pkg/mod.pyi`` (``DIR``: ``typings``, pyright's default
 ``stubPath``) for each module under the paths that has tag strings (see
-``_stubs`` for why and how), deletes the stubs it generated for modules that
+``stubgen_writer`` for why and how), deletes the stubs it generated for modules that
 no longer have any, and leaves hand-written stubs alone.  ``--check`` changes
 nothing and exits 1 if a stub is missing or stale (CI, pre-commit).  A module
 whose tag strings are malformed gets no stub: its error is printed and the
@@ -32,7 +32,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from pathlib import Path
 
-    from tagstr_mypy._stubs import apply, plan
+    from tagstr_mypy.stubgen_writer import apply, plan
 
     outcomes, errors = plan(args.paths, Path(args.out))
     for error in errors:

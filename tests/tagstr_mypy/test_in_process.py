@@ -109,6 +109,6 @@ def test_a_run_without_tag_strings_imports_no_desugarer(folder: Path, parser: st
     (folder / "host.py").write_text(PLAIN_HOST, encoding="utf-8")
     result = host(folder, parser)
     assert result["status"] == 0, result["out"]
-    heavy = {"tagstr_runtime.desugarer.desugaring", "tagstr_runtime.syntax.parser", "tagstr_mypy._tree",
-             "tagstr_mypy._tag_call", "tagstr_mypy._call_context"}
+    heavy = {"tagstr_runtime.desugarer.desugaring", "tagstr_runtime.syntax.parser", "tagstr_mypy.parse.checker_tree",
+             "tagstr_mypy.typing.tag_call", "tagstr_mypy.hooks.signature"}
     assert heavy.isdisjoint(result["loaded"]), result["loaded"]  # type: ignore[arg-type]

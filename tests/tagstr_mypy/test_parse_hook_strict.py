@@ -10,7 +10,9 @@ pytest.importorskip("mypy.nodes")  # the module, not just a package named mypy
 
 from mypy.options import Options  # noqa: E402
 
-from tagstr_mypy import _parse_hook, _tree  # noqa: E402
+from tagstr_mypy.parse import hook as _parse_hook  # noqa: E402
+
+from tagstr_mypy.parse import checker_tree as _tree  # noqa: E402
 
 TAGGED = 'x = 1\ny = html"<b>{x}</b>"\n'
 OPTIONS = Options()  # a plugin build's, as _builds binds them to the marker

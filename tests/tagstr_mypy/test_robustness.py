@@ -22,8 +22,8 @@ ROOT = HERE.parent.parent
 DRIVER = r"""
 import ast, json, sys
 from mypy.options import Options
-from tagstr_mypy import _parse_hook
-from tagstr_mypy._build_state import BuildState
+from tagstr_mypy.parse import hook as _parse_hook
+from tagstr_mypy.hooks.build_state import BuildState
 class Build: pass
 build, options = Build(), Options()
 options.native_parser = False  # the stdlib parser's marker too

@@ -207,7 +207,8 @@ def test_fingerprint_is_computed_once_and_covers_version_and_sources(
     monkeypatch.undo()
     real_read = _fingerprint._read
     monkeypatch.setattr(
-        _fingerprint, "_read", lambda path: (real_read(path) or b"") + (b"#" if path.endswith("syntax/parser.py") else b"")
+        _fingerprint, "_read",
+        lambda path: (real_read(path) or b"") + (b"#" if path.endswith("syntax/parser.py") else b""),
     )
     assert _fingerprint._compute() != first
     assert "syntax/parser.py" in _fingerprint.DESUGARER_FILES and "_rt.py" in _fingerprint.DESUGARER_FILES

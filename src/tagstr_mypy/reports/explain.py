@@ -17,7 +17,7 @@ in one message; ours under their public name, ``tagstr_runtime.Interpolation``.
 from __future__ import annotations
 
 import re
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, Sequence
 
 from mypy.checker import TypeChecker
 from mypy.errors import ErrorInfo
@@ -28,10 +28,9 @@ from mypy.types import Instance, ProperType, Type, get_proper_type
 
 from tagstr_runtime.frontend import INTERPOLATION_TYPE
 
-from tagstr_mypy._errorcodes import shown_field
-from tagstr_mypy._fields import expr_text
-from tagstr_mypy._signatures import most_positional, signatures
-from tagstr_mypy._trials import values_only
+from tagstr_mypy.reports.codes import shown_field
+from tagstr_mypy.typing.signatures import most_positional, signatures
+from tagstr_mypy.typing.trials import values_only
 
 __all__ = ["ARGUMENT_MESSAGE", "Rejection", "TypeNames"]
 
@@ -92,7 +91,7 @@ class Rejection(NamedTuple):
     arg_types: list[Type]
     decoded: Type  # the type of every literal part
     interpolation: Type  # Interpolation[Any]
-    texts: dict[tuple[int, int], str]  # the interpolations' source texts (_fields.expr_text)
+    texts: Sequence[str | None]  # each argument's source text (None: a literal part)
 
     def explain(self, error: ErrorInfo | None) -> None:
         """Add the notes to ``error`` (None: the error was not reported)."""
@@ -113,7 +112,7 @@ class Rejection(NamedTuple):
         """The header, mypy's errors, and what each argument is to the reader."""
         problems = self.problems(self.arg_types, self.args)
         if problems:
-            parts = part_names([self.interpolation_text(arg) for arg in self.args])
+            parts = part_names([self.interpolation_text(index) for index in range(len(self.args))])
             return f"This tag string calls {self.described(self.arg_types, names)}, which fails:", problems, parts
         for kinds in self.shapes():
             types = [self.decoded if kind == "d" else self.interpolation for kind in kinds]
@@ -128,9 +127,9 @@ class Rejection(NamedTuple):
                 )
         return None
 
-    def interpolation_text(self, arg: Expression) -> str | None:
-        """An interpolation's source text; None for a literal part."""
-        return expr_text(self.texts, arg)
+    def interpolation_text(self, index: int) -> str | None:
+        """Argument ``index``'s source text when an interpolation; None for a literal part."""
+        return self.texts[index] if index < len(self.texts) else "?"
 
     def shapes(self) -> list[str]:
         shapes = list(SHAPES)

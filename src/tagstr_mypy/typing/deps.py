@@ -3,7 +3,7 @@
 Fine-grained mode (``mypy/server/deps.py``) learns dependencies from the
 checked tree and its types.  For ``tag(...)`` it records the tag's name (its
 signature, a class's constructor) and, when the tag is not a function, the
-``__call__`` of its type; for ``__tagstr_call__(tag, ...)`` it sees the tag
+``__call__`` of its type; for a tag string's generated call it sees the tag
 only as an argument, so an edit of a callable instance's ``__call__`` would
 leave the tag string's old verdict in place.  The dependency visitor reads
 the callee's type from the type map: recording the tag's type there gives it

@@ -13,11 +13,13 @@ context there as for the f-string twin.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from mypy.checker import TypeChecker
 from mypy.errors import ErrorInfo
-from mypy.nodes import CallExpr, Context, Expression, LambdaExpr, NameExpr
+from mypy.nodes import CallExpr, Context, Expression, LambdaExpr
 
-from tagstr_mypy._tree import CALL_NAME
+from tagstr_mypy.parse.checker_tree import INTERPOLATION, SiteRecord
 
 __all__ = ["report_in_own_scope", "reported_within"]
 
@@ -44,10 +46,17 @@ def reported_within(api: TypeChecker, call: Context) -> list[ErrorInfo]:
     return found
 
 
-def report_in_own_scope(api: TypeChecker, call: Context, infos: list[ErrorInfo]) -> None:
+#: a tag string's record by its generated call (``BuildState.site``), or None for another call
+Records = Callable[[CallExpr], "SiteRecord | None"]
+
+
+def report_in_own_scope(api: TypeChecker, call: Context, infos: list[ErrorInfo], records: Records) -> None:
     """Give ``infos`` (reported inside the tag string ``call``) the tag string's scope."""
     scope = api.msg.errors.scope
     if scope is None or scope.current_function_name() is not None or not isinstance(call, CallExpr):
+        return
+    record = records(call)
+    if record is None:
         return
     user_lambdas: list[Span] | None = None
     outer = (scope.current_type_name(), None)
@@ -56,7 +65,7 @@ def report_in_own_scope(api: TypeChecker, call: Context, infos: list[ErrorInfo])
         if info.local_ctx[1] is None:
             continue
         if user_lambdas is None:
-            user_lambdas = _user_lambdas(call)
+            user_lambdas = _user_lambdas(call, record, records)
         here = (info.line, info.column, info.line, info.column)
         ours = not any(_inside(here, user) for user in user_lambdas)
         info.local_ctx = outer if ours else (outer[0], info.local_ctx[1])
@@ -73,9 +82,9 @@ def _inside(inner: Span, outer: Span) -> bool:
     return outer[:2] <= inner[:2] and inner[2:] <= outer[2:]
 
 
-def _user_lambdas(call: CallExpr) -> list[Span]:
+def _user_lambdas(call: CallExpr, record: SiteRecord, records: Records) -> list[Span]:
     found: list[Span] = []
-    _generated_call_lambdas(call, found)
+    _generated_call_lambdas(call, record, records, found)
     return found
 
 
@@ -89,25 +98,28 @@ _CHILDREN = (
 )
 
 
-def _find_lambdas(node: object, found: list[Span]) -> None:
+def _find_lambdas(node: object, records: Records, found: list[Span]) -> None:
     if isinstance(node, (list, tuple)):
         for item in node:
-            _find_lambdas(item, found)
+            _find_lambdas(item, records, found)
         return
     if not isinstance(node, Expression):
         return
     if isinstance(node, LambdaExpr):  # mypy gives a lambda no end: its body's is
         found.append(_span(node)[:2] + _span(node.expr())[2:])
         return
-    if isinstance(node, CallExpr) and isinstance(node.callee, NameExpr) and node.callee.name == CALL_NAME:
-        _generated_call_lambdas(node, found)  # a nested tag string
-        return
+    if isinstance(node, CallExpr):
+        record = records(node)
+        if record is not None:  # a nested tag string
+            _generated_call_lambdas(node, record, records, found)
+            return
     for name in _CHILDREN:
-        _find_lambdas(getattr(node, name, None), found)
+        _find_lambdas(getattr(node, name, None), records, found)
 
 
-def _generated_call_lambdas(call: CallExpr, found: list[Span]) -> None:
+def _generated_call_lambdas(call: CallExpr, record: SiteRecord, records: Records, found: list[Span]) -> None:
     """The user's lambdas in a tag string's call: its own lambdas are generated
-    (``lambda: expr``), and only ``expr`` is the user's."""
-    for arg in call.args[1:]:
-        _find_lambdas(arg.expr() if isinstance(arg, LambdaExpr) else arg, found)
+    (``lambda: expr``, its record says which), and only ``expr`` is the user's."""
+    for arg, kind in zip(call.args[1:], record.kinds):
+        inside = arg.expr() if kind == INTERPOLATION and isinstance(arg, LambdaExpr) else arg
+        _find_lambdas(inside, records, found)

@@ -20,10 +20,10 @@ from mypy.types import AnyType, Instance, Type, TypeOfAny, get_proper_type
 
 from tagstr_runtime.frontend import DECODED_TYPE
 
-from tagstr_mypy._build_state import BuildState
-from tagstr_mypy._fields import interpolation_type, typeinfo
-from tagstr_mypy._names import TEMPLATE_TAG_CALL
-from tagstr_mypy._tag_call import TagCall
+from tagstr_mypy.hooks.build_state import BuildState
+from tagstr_mypy.typing.fields import interpolation_type, typeinfo
+from tagstr_mypy.hooks.names import TEMPLATE_TAG_CALL
+from tagstr_mypy.typing.tag_call import TagCall
 
 __all__ = ["TEMPLATE_TAG_CALL", "template_call_callback"]
 
@@ -108,4 +108,4 @@ class TemplateCall(TagCall):
         return self.contexts[index]
 
     def slot_text(self, index: int) -> str:
-        return self.texts[index].strip()
+        return (self.texts[index] or "").strip()

@@ -1,10 +1,8 @@
-"""The arguments of a tag string's call as the checker tree writes them
-(``_tree.py``), and each interpolation's type for the tag.
+"""Each interpolation's type for the tag, from the arguments of a tag string's call.
 
-After the tag, each argument is a literal part (``__tagstr_d__``), an
-interpolation (``lambda: expr``: every lambda at that level is generated, the
-user's own are inside one), or the format spec with fields that follows its
-interpolation, which is only checked.
+What each argument is (a literal part, an interpolation, a format spec) is
+the checker tree's record of the call (``parse/checker_tree.py``'s
+``SiteRecord``), which the hooks read; an interpolation is its ``lambda: expr``.
 """
 
 from __future__ import annotations
@@ -12,33 +10,18 @@ from __future__ import annotations
 from mypy.checker import TypeChecker
 from mypy.expandtype import expand_type
 from mypy.lookup import lookup_fully_qualified
-from mypy.nodes import Expression, LambdaExpr, NameExpr, TypeInfo
+from mypy.nodes import Expression, LambdaExpr, TypeInfo
 from mypy.plugin import FunctionContext
 from mypy.types import AnyType, CallableType, Instance, TupleType, Type, TypeOfAny, get_proper_type
 
 from tagstr_runtime.frontend import INTERPOLATION_TYPE
 
-from tagstr_mypy._tree import DECODED_NAME
-
-__all__ = ["expr_text", "flat_types", "interpolation_type", "is_spec", "lambda_of", "slot_type", "typeinfo"]
+__all__ = ["flat_types", "interpolation_type", "lambda_of", "slot_type", "typeinfo"]
 
 
 def lambda_of(arg: Expression) -> LambdaExpr | None:
-    """An interpolation's lambda (``arg`` itself), or None."""
+    """An interpolation's lambda (``arg`` itself, which the record says is one), or None."""
     return arg if isinstance(arg, LambdaExpr) else None
-
-
-def is_spec(arg: Expression) -> bool:
-    """Whether ``arg`` is a format spec, which is not an argument of the tag."""
-    return not isinstance(arg, LambdaExpr) and not (isinstance(arg, NameExpr) and arg.name == DECODED_NAME)
-
-
-def expr_text(texts: dict[tuple[int, int], str], arg: Expression) -> str | None:
-    """An interpolation's source text (``texts``: the file's, ``BuildState.expressions``);
-    None for a literal part."""
-    if not isinstance(arg, LambdaExpr):
-        return None
-    return texts.get((arg.line, arg.column), "?")
 
 
 def flat_types(ctx: FunctionContext) -> list[Type]:

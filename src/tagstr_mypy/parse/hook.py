@@ -13,7 +13,7 @@ Two Python-level entry points reach every parse:
   original lines), and mypy's own stdlib-``ast`` converter builds the real tree
   from the desugared ``ast``.  That tree waits in the build's
   ``BuildState.pending`` until it is swapped into the module's ``MypyFile``
-  (``_adopt.swap``: when mypy computes the module's dependencies, or where the
+  (``parse.adopt.swap``: when mypy computes the module's dependencies, or where the
   semantic analyzer enters it, which every path to a checked module goes through).
 * ``ast.parse``, called by mypy's stdlib-``ast`` parser (``--no-native-parser``
   and parallel workers, see ``use_stdlib_parser_in_worker``): on a
@@ -21,7 +21,7 @@ Two Python-level entry points reach every parse:
   It is wrapped only from a plugin build's ``transform_source`` (``_mark_source``)
   to the ``ast.parse`` call that follows it; between parses it is stock.
 
-Both wrappers act only for builds that load the plugin (``_builds``): any other
+Both wrappers act only for builds that load the plugin (``parse.builds``): any other
 build in the same process gets stock mypy.  Malformed tag strings become mypy
 syntax errors at their exact position.
 """
@@ -34,9 +34,10 @@ import threading
 from typing import Any, Callable, NamedTuple
 
 from tagstr_runtime.frontend import TagSyntaxError, decode_source, strict, wrap_once
-from tagstr_mypy import _builds, _swap_point
-from tagstr_mypy._build_state import BuildState
-from tagstr_mypy._environment import missing_runtime
+from tagstr_mypy.parse import builds as _builds
+from tagstr_mypy.parse import swap_point as _swap_point
+from tagstr_mypy.hooks.build_state import BuildState
+from tagstr_mypy.parse.runtime_check import missing_runtime
 
 __all__ = ["Pending", "convert", "install", "use_stdlib_parser_in_worker"]
 
@@ -168,7 +169,7 @@ def _tag_strings_native(
         return result
     version = kwargs.get("python_version") or sys.version_info[:2]
     try:
-        from tagstr_mypy._tree import checker_tree  # the desugarer: only for a file that needs it
+        from tagstr_mypy.parse.checker_tree import checker_tree  # the desugarer: only for a file that needs it
 
         built = checker_tree(text, fnam, version, char_columns=True)
     except TagSyntaxError as exc:
@@ -185,9 +186,8 @@ def _tag_strings_native(
         return native
     skip_bodies = bool(kwargs.get("skip_function_bodies", args[0] if args else False))
     build.state.pending[fnam] = Pending(built.tree, skip_bodies, text)
-    build.state.expressions[fnam] = built.expressions
+    build.state.sites[fnam] = built.sites
     build.state.retire(built)
-    _keep_demands(build.state, fnam, built.demands)
     _swap_point.arm()
     missing = missing_runtime(build.options)
     if missing is None:
@@ -241,15 +241,8 @@ def _running_python_only(
     return stand_in is not None and not _blocking(_native_parse(fnam, stand_in, *args, **kwargs)[1])
 
 
-def _keep_demands(state: BuildState, path: str, demands: dict[tuple[int, int], str]) -> None:
-    if demands:
-        state.demands[path] = demands
-    else:
-        state.demands.pop(path, None)
-
-
 class Pending(NamedTuple):
-    """A desugared tree waiting for the module's ``MypyFile`` (``_adopt.swap``),
+    """A desugared tree waiting for the module's ``MypyFile`` (``parse.adopt.swap``),
     converted then with the module's options."""
 
     tree: ast.Module
@@ -320,7 +313,7 @@ def _parse_stdlib(
     version = (3, feature) if isinstance(feature, int) else sys.version_info[:2]
     try:
         text = decode_source(source)
-        from tagstr_mypy._tree import checker_tree  # the desugarer: only for a file that needs it
+        from tagstr_mypy.parse.checker_tree import checker_tree  # the desugarer: only for a file that needs it
 
         built = checker_tree(text, filename, version, char_columns=_char_columns)
     except TagSyntaxError as exc:
@@ -340,9 +333,8 @@ def _parse_stdlib(
         raise original
     build = _builds.build_of(options.always_true, options.always_false)
     if build is not None:
-        build.state.expressions[filename] = built.expressions
+        build.state.sites[filename] = built.sites
         build.state.retire(built)  # mypy converts the tree, then drops it
-        _keep_demands(build.state, filename, built.demands)
     missing = None if _in_worker else missing_runtime(options)
     if missing is not None:
         # mypy's stdlib-ast parser has no other way to report: this error stops the check

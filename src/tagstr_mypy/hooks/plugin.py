@@ -12,10 +12,13 @@ from mypy.types import FunctionLike, Type
 
 # _errorcodes registers the tagstr-* codes: mypy reads --disable-error-code and the
 # like once the plugins are loaded, before any hook runs
-from tagstr_mypy import _errorcodes, _follow, _parse_hook, _swap_point  # noqa: F401
-from tagstr_mypy._adopt import enter_module, module_options, swap
-from tagstr_mypy._build_state import BuildState
-from tagstr_mypy._names import CHECKER_MODULE, TAG_CALL, TEMPLATE_TAG_CALL
+from tagstr_mypy.reports import codes as _errorcodes  # noqa: F401
+from tagstr_mypy.parse import follow as _follow
+from tagstr_mypy.parse import hook as _parse_hook
+from tagstr_mypy.parse import swap_point as _swap_point
+from tagstr_mypy.parse.adopt import enter_module, module_options, swap
+from tagstr_mypy.hooks.build_state import BuildState
+from tagstr_mypy.hooks.names import CHECKER_MODULE, TAG_CALL, TEMPLATE_TAG_CALL
 
 __all__ = ["TagstrPlugin", "sources_fingerprint"]
 
@@ -66,19 +69,19 @@ def sources_fingerprint(folders: list[str] | None = None) -> str:
 
 
 def _tag_string_hook(state: BuildState, ctx: FunctionContext) -> Type:
-    from tagstr_mypy._user_view import tag_string_hook
+    from tagstr_mypy.hooks.tag_string import tag_string_hook
 
     return tag_string_hook(state, ctx)
 
 
 def _tag_signature_hook(state: BuildState, ctx: FunctionSigContext) -> FunctionLike:
-    from tagstr_mypy._call_context import tag_signature_callback
+    from tagstr_mypy.hooks.signature import tag_signature_callback
 
     return tag_signature_callback(state, ctx)
 
 
 def _template_call_hook(state: BuildState, ctx: MethodContext) -> Type:
-    from tagstr_mypy._template_call import template_call_callback
+    from tagstr_mypy.hooks.template_call import template_call_callback
 
     return template_call_callback(state, ctx)
 

@@ -28,7 +28,7 @@ import threading
 import weakref
 from typing import Any, Callable, NamedTuple
 
-from tagstr_mypy._build_state import BuildState
+from tagstr_mypy.hooks.build_state import BuildState
 
 __all__ = ["Build", "any_pending", "build_of", "register"]
 

@@ -3,7 +3,7 @@
 mypy computes where it looks for imports before a plugin exists, so the plugin
 cannot lend it its own copy of ``tagstr_runtime``: with ``--no-site-packages``,
 or a ``--python-executable`` whose environment lacks the package, the tree's
-import of the checker's stand-ins cannot resolve (``_follow`` keeps mypy from
+import of the checker's stand-ins cannot resolve (``parse.follow`` keeps mypy from
 reporting that with no line).  The parse hook asks here, for the first file
 with tag strings, and reports the message at its first tag string instead.
 

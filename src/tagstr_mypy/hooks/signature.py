@@ -24,7 +24,7 @@ anything: the function hook then calls the tag with each interpolation's
 What mypy then says about *that* call (``Argument 3 to "..."``, an
 interpolation wrapper that does not fit its slot) would count literal parts and
 name generated code: ``CallErrors`` drops those errors, and the function hook
-(``_tag_call.py``) re-reports each in tag-string terms.  Errors inside an
+(``typing/tag_call.py``) re-reports each in tag-string terms.  Errors inside an
 interpolation's expression are mypy's own and pass unchanged.
 """
 
@@ -33,7 +33,7 @@ from __future__ import annotations
 from typing import Final
 
 from mypy.checker import TypeChecker
-from mypy.nodes import ARG_POS, ARG_STAR, CallExpr, Expression, LambdaExpr, NameExpr
+from mypy.nodes import ARG_POS, ARG_STAR, CallExpr, NameExpr
 from mypy.plugin import FunctionSigContext
 from mypy.subtypes import is_subtype
 from mypy.types import (
@@ -51,13 +51,13 @@ from mypy.types import (
     get_proper_type,
 )
 
-from tagstr_mypy._build_state import BuildState, remember
-from tagstr_mypy._call_errors import CALLEE, CallErrors
-from tagstr_mypy._deprecated import deprecation_in_user_terms
-from tagstr_mypy._other_plugins import own_signature
-from tagstr_mypy._signatures import formal_at
-from tagstr_mypy._tree import DECODED_NAME
-from tagstr_mypy._tag_call import TagCall, checker_ready, flatten, interpolation_value
+from tagstr_mypy.hooks.build_state import BuildState, remember
+from tagstr_mypy.reports.call_errors import CALLEE, CallErrors
+from tagstr_mypy.reports.deprecated import deprecation_in_user_terms
+from tagstr_mypy.typing.other_plugins import own_signature
+from tagstr_mypy.typing.signatures import formal_at
+from tagstr_mypy.parse.checker_tree import DECODED, INTERPOLATION, SPEC
+from tagstr_mypy.typing.tag_call import TagCall, checker_ready, flatten, interpolation_value
 
 __all__ = ["tag_signature_callback"]
 
@@ -68,6 +68,9 @@ def tag_signature_callback(state: BuildState, ctx: FunctionSigContext) -> Functi
     call = ctx.context
     if not isinstance(call, CallExpr) or not call.args or not checker_ready(api):
         return ctx.default_signature
+    record = state.site(api.path, call)
+    if record is None:
+        return ctx.default_signature
     errors = CallErrors.install(api.msg.errors, state)
     errors.signed.discard(id(call))  # until this call gets the tag's own signature
     tag_expr = call.args[0]
@@ -77,19 +80,9 @@ def tag_signature_callback(state: BuildState, ctx: FunctionSigContext) -> Functi
     if isinstance(tag_type, AnyType):
         return ctx.default_signature
     name = tag_expr.name if isinstance(tag_expr, NameExpr) else "?"
-    kinds: list[int] = []
-    tag_args: list[Expression] = []
-    for arg in call.args[1:]:  # as _fields.is_spec and lambda_of tell them apart
-        if isinstance(arg, LambdaExpr):
-            kinds.append(_LAMBDA)
-        elif isinstance(arg, NameExpr) and arg.name == DECODED_NAME:
-            kinds.append(_DECODED)
-        else:
-            kinds.append(_SPEC)
-            continue
-        tag_args.append(arg)
-    shape = tuple(kinds)
-    probe = TagCall(state, api, call, tag_expr, tag_type, name, tag_args, [])
+    shape = record.kinds  # what each argument is (the checker tree's record of the call)
+    tag_args = [arg for arg, kind in zip(call.args[1:], shape) if kind != SPEC]
+    probe = TagCall(state, api, call, tag_expr, tag_type, name, tag_args, [], record.texts)
     if probe.verdict() is not None:
         return ctx.default_signature  # accepts anything: the function hook rejects the tag
     own = own_signature(state, api, tag_expr, tag_type, tag_args, call)
@@ -122,14 +115,11 @@ def tag_signature_callback(state: BuildState, ctx: FunctionSigContext) -> Functi
     # whether it failed is known then (an overload is tried many times, a
     # class is checked for more than its arguments: the function hook checks
     # those again)
-    record = len(items) == 1 and not own.is_type_obj()
-    errors.expect(api, call, record, lambda infos: deprecation_in_user_terms(api, tag_type, infos))
+    hooked_once = len(items) == 1 and not own.is_type_obj()
+    errors.expect(api, call, hooked_once, lambda infos: deprecation_in_user_terms(api, tag_type, infos))
     if len(items) > 1:
         return Overloaded(items)
     return items[0]
-
-
-_DECODED, _LAMBDA, _SPEC = 0, 1, 2
 
 
 def per_argument(
@@ -146,16 +136,16 @@ def per_argument(
     anything = api.named_type("builtins.object")
     position = 0
     for kind in shape:
-        if kind == _SPEC:
+        if kind == SPEC:
             arg_types.append(anything)
             continue
         formal = formal_at(signature, position)
         position += 1
         if formal is None:
             return None
-        if kind == _DECODED and literal_fits:
+        if kind == DECODED and literal_fits:
             formal = anything
-        elif kind == _LAMBDA:
+        elif kind == INTERPOLATION:
             formal = lambda_formal(state, api, formal, interpolation)
             if formal is None:
                 return None

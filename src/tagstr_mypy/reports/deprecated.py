@@ -16,7 +16,7 @@ from mypy.messages import format_type_bare
 from mypy.nodes import Decorator, FuncDef
 from mypy.types import CallableType, ProperType
 
-from tagstr_mypy._signatures import signatures
+from tagstr_mypy.typing.signatures import signatures
 
 __all__ = ["deprecation_in_user_terms"]
 

@@ -1,6 +1,6 @@
 """mypy follows the checker's stand-ins whatever the user's ``follow_imports``.
 
-A tag-string module's tree imports ``tagstr_runtime._checker`` (``_tree``),
+A tag-string module's tree imports ``tagstr_runtime._checker`` (``parse.checker_tree``),
 whose types come from ``tagstr_runtime._types``; the hook on
 ``tagstr_runtime._checker.tag_call`` only fires when mypy analyses them.
 ``--follow-imports=skip`` would make them ``Any`` (no tag string checked), and

@@ -1,7 +1,7 @@
 """The type an interpolation's context asks for: an SQL name, the attributes of an HTML tag.
 
 The parse step recorded, per interpolation of a tag string whose tag declares
-SQL or HTML, what its context asks (``_languages.hole_demands``); once the tag
+SQL or HTML, what its context asks (``typing.languages.hole_demands``); once the tag
 accepted the value, the value must also be:
 
 * an SQL name (``FROM {table:i}``, ``ORDER BY {column}``): a declared
@@ -16,7 +16,7 @@ interpolation's expression, and only for a value the tag itself accepted.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Sequence
 
 from mypy.checker import TypeChecker
 from mypy.messages import format_type
@@ -28,11 +28,11 @@ from mypy.types import (
 
 from tagstr_runtime.frontend import ATTRIBUTES, IDENTIFIER
 
-from tagstr_mypy._errorcodes import fail_interpolation
-from tagstr_mypy._fields import lambda_of, slot_type
+from tagstr_mypy.reports.codes import fail_interpolation
+from tagstr_mypy.typing.fields import lambda_of, slot_type
 
 if TYPE_CHECKING:
-    from tagstr_mypy._tag_call import TagCall
+    from tagstr_mypy.typing.tag_call import TagCall
 
 __all__ = ["ACCEPTED", "check_slot_demands", "meets"]
 
@@ -44,15 +44,15 @@ ACCEPTED: Final = {
 
 
 def check_slot_demands(
-    api: TypeChecker, tag_call: TagCall, pairs: list[tuple[Expression, Type]], demands: dict[tuple[int, int], str]
+    api: TypeChecker, tag_call: TagCall, pairs: list[tuple[Expression, Type]], demands: Sequence[str | None]
 ) -> None:
     """Report each interpolation of ``tag_call`` (``pairs``: its arguments and their types as
-    mypy inferred them) whose value the tag accepted but its context does not."""
+    mypy inferred them; ``demands``: what each one's context asks, ``SiteRecord.demands``)
+    whose value the tag accepted but its context does not."""
     if tag_call.failed and not tag_call.reported:
         return  # only a combination fails: said once, for the tag
-    for index, (arg, typ) in enumerate(pairs):
+    for index, ((arg, typ), demand) in enumerate(zip(pairs, demands)):
         lam = lambda_of(arg)
-        demand = None if lam is None else demands.get((lam.line, lam.column))
         if lam is None or demand is None or index in tag_call.reported:
             continue
         slot = tag_call.arg_types[index] if tag_call.arg_types else slot_type(api, arg, typ)

@@ -10,12 +10,16 @@ written by ``CheckerEmitter`` for the checker:
   ``lambda: expr``, followed by its format spec when that has fields of its
   own (``f"{width}"``, evaluated with the tag string, in its scope): the
   signature hook gives mypy, for each lambda, the tag's parameter with every
-  ``Interpolation[X]`` written ``Callable[[], X]`` (``_call_context.py``), so
+  ``Interpolation[X]`` written ``Callable[[], X]`` (``hooks/signature.py``), so
   that mypy infers the expression in the tag's context without inferring a
   generic wrapper's type per interpolation (which costs more than the rest of
   the tag string); the hooks see ``Interpolation[<the value's type>]``;
-* an expression's source text, which messages quote, is kept beside the tree
-  (``CheckerTree.expressions``), keyed by its lambda's position;
+* what each tag string's call stands for is kept beside the tree, keyed by the
+  call's position (``CheckerTree.sites``, a ``SiteRecord`` each): what each
+  argument is (a literal part, an interpolation, a format spec), the source
+  text of each interpolation, which messages quote, and what an embedded
+  language's context asks of its type.  The hooks look the call up there and
+  never tell arguments apart by the generated code;
 * one import of those typed stand-ins replaces the run-time table.
 
 Nothing here lexes, and nothing takes generated code apart: the runtime's
@@ -40,11 +44,31 @@ from tagstr_runtime.frontend import (
     prologue_index,
 )
 
-__all__ = ["CHECKER_MODULE", "CheckerEmitter", "CheckerTree", "checker_tree"]
+__all__ = ["CHECKER_MODULE", "DECODED", "INTERPOLATION", "SPEC", "CheckerEmitter", "CheckerTree", "SiteRecord",
+           "checker_tree"]
 
 CALL_NAME = "__tagstr_call__"
 DECODED_NAME = "__tagstr_d__"
 _LOAD = ast.Load()
+
+#: what an argument of a tag string's call is, after the tag (``SiteRecord.kinds``)
+DECODED, INTERPOLATION, SPEC = 0, 1, 2
+
+
+class SiteRecord(NamedTuple):
+    """One tag string as its generated call's hooks need it (from the emitter, which wrote it)."""
+
+    #: each argument after the tag: ``DECODED``, ``INTERPOLATION`` or ``SPEC`` (a format spec
+    #: with fields, after its interpolation: checked, not passed to the tag)
+    kinds: tuple[int, ...]
+    #: each of the tag's arguments (the specs left out): an interpolation's source text, or
+    #: None for a literal part
+    texts: tuple[str | None, ...]
+    #: each of the tag's arguments: what its context asks of its value's type (an SQL name,
+    #: HTML attributes: ``typing.languages.hole_demands``), or None
+    demands: tuple[str | None, ...]
+
+
 # ``arguments`` carries no position: one shared node for every lambda (as the runtime's emitter does)
 _NO_ARGUMENTS = ast.arguments(
     posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]
@@ -59,10 +83,10 @@ class CheckerEmitter(Emitter):
     def __init__(self) -> None:
         self.specs: list[ast.JoinedStr] = []  # generated format specs (f-strings)
         self.hooks: list[ast.Name] = []  # each tag string's __tagstr_call__
-        #: each interpolation's source text by its lambda's (line, column): byte columns
-        #: (``checker_tree`` converts them with the tree's)
-        self.expressions: dict[tuple[int, int], str] = {}
-        self.field_starts: dict[tuple[int, int], int] = {}  # the same keys -> the field's offset
+        #: each hooked call's record by the call's (line, column): byte columns (``checker_tree``
+        #: converts them with the tree's), with its interpolations' field offsets
+        self.sites: dict[tuple[int, int], tuple[SiteRecord, tuple[int | None, ...]]] = {}
+        self.fields: dict[int, Field] = {}  # id(lambda) -> its interpolation's field
         self.spec_of: dict[int, ast.JoinedStr] = {}  # id(lambda) -> its spec with fields
         self._specs_seen = 0  # len(specs) at the last call: the parts of a call come right before it
 
@@ -71,8 +95,7 @@ class CheckerEmitter(Emitter):
 
     def interpolation(self, field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.expr:
         lam = located(ast.Lambda(_NO_ARGUMENTS, value), at)  # Emitter.thunk
-        self.expressions[at[0], at[1]] = field.expr
-        self.field_starts[at[0], at[1]] = field.span.start
+        self.fields[id(lam)] = field
         if isinstance(spec, ast.JoinedStr):  # a constant spec or none: nothing to check
             self.specs.append(spec)
             self.spec_of[id(lam)] = spec
@@ -102,7 +125,26 @@ class CheckerEmitter(Emitter):
         hook = located(ast.Name(CALL_NAME, _LOAD), (line, col, line, col))
         self.hooks.append(hook)
         args = self.arguments(site.args) if with_specs else site.args
+        self.sites[line, col] = self.record(site.args, len(args) != len(site.args))
         return located(ast.Call(hook, [site.func, *args], []), site.at)
+
+    def record(
+        self, parts: Sequence[ast.expr], with_specs: bool
+    ) -> tuple[SiteRecord, tuple[int | None, ...]]:
+        """The call's record (with each argument's field offset, for ``demands``)."""
+        fields = self.fields
+        found = [fields.get(id(part)) for part in parts]
+        texts = tuple(None if field is None else field.expr for field in found)
+        starts = tuple(None if field is None else field.span.start for field in found)
+        if with_specs:
+            kinds: list[int] = []
+            for part, field in zip(parts, found):
+                kinds.append(DECODED if field is None else INTERPOLATION)
+                if id(part) in self.spec_of:
+                    kinds.append(SPEC)
+        else:
+            kinds = [DECODED if field is None else INTERPOLATION for field in found]
+        return SiteRecord(tuple(kinds), texts, (None,) * len(parts)), starts
 
     def finish(self, tree: ast.AST) -> ast.AST:
         assert isinstance(tree, ast.Module)
@@ -170,11 +212,8 @@ def _zero_width(at: Position) -> Position:
 class CheckerTree(NamedTuple):
     tree: ast.Module
     desugaring: Desugaring
-    #: (line, column) of an interpolation's lambda -> the expression's source text
-    expressions: dict[tuple[int, int], str]
-    #: (line, column) of an interpolation's lambda -> what its context asks of its type
-    #: (``_languages.hole_demands``: an SQL name, HTML attributes)
-    demands: dict[tuple[int, int], str]
+    #: (line, column) of each tag string's hooked call, as mypy will see it -> its record
+    sites: dict[tuple[int, int], SiteRecord]
 
 
 def checker_tree(
@@ -206,20 +245,22 @@ def checker_tree(
         return None
     tree = desugaring.tree
     assert isinstance(tree, ast.Module)
-    from tagstr_mypy._languages import hole_demands
+    from tagstr_mypy.typing.languages import hole_demands
 
-    by_field = hole_demands(desugaring, filename)  # on the tree as desugared (byte columns)
+    by_field = hole_demands(desugaring, filename)  # by the source offset of each field
     _fields_at_their_expressions([tree] if desugaring.result.fstrings else emitter.specs)
-    expressions = emitter.expressions
-    convert = None
+    if by_field:
+        records = {
+            at: record._replace(demands=tuple(None if start is None else by_field.get(start) for start in starts))
+            for at, (record, starts) in emitter.sites.items()
+        }
+    else:
+        records = {at: record for at, (record, _) in emitter.sites.items()}
     if char_columns and not text.isascii():
         convert = _to_char_columns(tree, desugaring.source)
-        expressions = {(line, convert(line, col)): text for (line, col), text in expressions.items()}
+        records = {(line, convert(line, col)): record for (line, col), record in records.items()}
     _out_of_reach(emitter.hooks)
-    demands = {at: by_field[start] for at, start in emitter.field_starts.items() if start in by_field} if by_field else {}
-    if demands and convert is not None:
-        demands = {(line, convert(line, col)): wanted for (line, col), wanted in demands.items()}
-    return CheckerTree(tree, desugaring, expressions, demands)
+    return CheckerTree(tree, desugaring, records)
 
 
 def _out_of_reach(names: list[ast.Name]) -> None:

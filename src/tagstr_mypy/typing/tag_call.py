@@ -1,10 +1,10 @@
 """The type of ``tag"..."``: checks the tag, each interpolation's value, the result.
 
-The checker tree (``_tree.py``) writes every tag string as
+The checker tree (``parse/checker_tree.py``) writes every tag string as
 ``tag_call(tag, <Decoded>, lambda: expr, ...)``.  When this hook runs, mypy
 has checked each argument in its own scope (the interpolation expressions
 inside their lambdas, so with lambda scoping) and,
-for a tag whose signature the signature hook gave it (``_call_context.py``),
+for a tag whose signature the signature hook gave it (``hooks/signature.py``),
 in the tag's context, as the hand-written call: its return type is the tag
 string's, and whether it failed is known.  The hook reports, in tag-string
 terms, what does not fit: a rejected tag, or each interpolation whose value
@@ -13,7 +13,7 @@ the tag does not accept (found by calling the tag with the argument *types*).
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Sequence
 
 from mypy.checker import TypeChecker
 from mypy.erasetype import remove_instance_last_known_values
@@ -28,7 +28,6 @@ from mypy.nodes import (
     RefExpr,
     TempNode,
     FuncDef,
-    LambdaExpr,
     Var,
 )
 from mypy.plugin import FunctionContext
@@ -49,17 +48,17 @@ from mypy.types import (
 
 from tagstr_runtime.frontend import CHECKER_MODULE, INTERPOLATION_TYPE
 
-from tagstr_mypy._build_state import BuildState
-from tagstr_mypy._errorcodes import fail_interpolation, fail_not_callable, fail_signature, fail_together
-from tagstr_mypy._explain import ARGUMENT_MESSAGE, Rejection, TypeNames
-from tagstr_mypy._call_errors import CallErrors
-from tagstr_mypy._fields import expr_text, flat_types, lambda_of, slot_type
-from tagstr_mypy._names import TAG_CALL
-from tagstr_mypy._other_plugins import has_result_hook, other_plugins_result, own_signature
-from tagstr_mypy._signatures import formal_at, signatures
-from tagstr_mypy._trials import values_only
-from tagstr_mypy._tree import DECODED_NAME
-from tagstr_mypy._verdicts import NOT_CALLABLE, verdict
+from tagstr_mypy.hooks.build_state import BuildState
+from tagstr_mypy.reports.codes import fail_interpolation, fail_not_callable, fail_signature, fail_together
+from tagstr_mypy.reports.explain import ARGUMENT_MESSAGE, Rejection, TypeNames
+from tagstr_mypy.reports.call_errors import CallErrors
+from tagstr_mypy.typing.fields import flat_types, lambda_of, slot_type
+from tagstr_mypy.hooks.names import TAG_CALL
+from tagstr_mypy.typing.other_plugins import has_result_hook, other_plugins_result, own_signature
+from tagstr_mypy.typing.signatures import formal_at, signatures
+from tagstr_mypy.typing.trials import values_only
+from tagstr_mypy.parse.checker_tree import SPEC
+from tagstr_mypy.typing.verdicts import NOT_CALLABLE, verdict
 
 __all__ = ["TAG_CALL", "TagCall", "checker_ready", "tag_call_callback"]
 
@@ -76,6 +75,9 @@ def tag_call_callback(state: BuildState, ctx: FunctionContext) -> Type:
     if not checker_ready(api):
         # the checked environment has another version of tagstr_runtime: stay quiet
         return ctx.default_return_type
+    record = state.site(api.path, call)  # what each argument is, the interpolations' texts
+    if record is None:
+        return ctx.default_return_type
     tag_expr = call.args[0]
     tag_type = get_proper_type(ctx.arg_types[0][0])
     if isinstance(tag_type, AnyType):
@@ -88,13 +90,12 @@ def tag_call_callback(state: BuildState, ctx: FunctionContext) -> Type:
     # (mypy calls this hook once per overload it tries, after one signature hook)
     own = id(call) in errors.signed
     failed = errors.failed(api, call) if own else None
-    pairs: list[tuple[Expression, Type]] = [  # the tag's arguments: not the format specs (``_fields.is_spec``)
-        (arg, typ) for arg, typ in zip(call.args[1:], flat_types(ctx)[1:])
-        if isinstance(arg, LambdaExpr) or (isinstance(arg, NameExpr) and arg.name == DECODED_NAME)
+    pairs: list[tuple[Expression, Type]] = [  # the tag's arguments: not the format specs
+        (arg, typ) for arg, typ, kind in zip(call.args[1:], flat_types(ctx)[1:], record.kinds) if kind != SPEC
     ]
     args = [arg for arg, _ in pairs]
     arg_types = [] if failed is False else [slot_type(api, arg, typ) for arg, typ in pairs]
-    tag_call = TagCall(state, api, call, tag_expr, tag_type, name, args, arg_types)
+    tag_call = TagCall(state, api, call, tag_expr, tag_type, name, args, arg_types, record.texts)
     if not own:
         result = tag_call.check()
     else:
@@ -104,11 +105,10 @@ def tag_call_callback(state: BuildState, ctx: FunctionContext) -> Type:
             # forgets a literal's value deep in the type (a lambda's result):
             # so does the tag's type variable, solved from the value directly
             result = remove_instance_last_known_values(result)
-    demands = state.demands.get(api.path)
-    if demands and not tag_call.rejected:  # an SQL name, HTML attributes (_hole_types)
-        from tagstr_mypy._hole_types import check_slot_demands
+    if not tag_call.rejected and any(record.demands):  # an SQL name, HTML attributes (typing/hole_types.py)
+        from tagstr_mypy.typing.hole_types import check_slot_demands
 
-        check_slot_demands(api, tag_call, pairs, demands)
+        check_slot_demands(api, tag_call, pairs, record.demands)
     if tag_call.rejected or not has_result_hook(state, api, tag_expr, tag_type):
         return result
     # other plugins' hooks on the tag apply, as to the call; what they say about
@@ -165,6 +165,7 @@ class TagCall:
         name: str,
         args: list[Expression],
         arg_types: list[Type],
+        texts: Sequence[str | None] = (),
     ) -> None:
         self.state = state
         self.api = api
@@ -174,6 +175,7 @@ class TagCall:
         self.name = name
         self.args = args
         self.arg_types = arg_types
+        self.texts = texts  # each argument's source text (None: a literal part)
 
     rejected = False
     failed = False  # the interpolations the tag does not accept were reported
@@ -210,7 +212,7 @@ class TagCall:
             error = fail_signature(self.api, self.tag_expr, self.name, tag, names.ours_ambiguous())
         Rejection(
             self.api, self.tag_expr, self.tag_type, self.name, self.callable_name(),
-            self.args, self.arg_types, decoded, interpolation, self.expression_texts(),
+            self.args, self.arg_types, decoded, interpolation, self.texts,
         ).explain(error)
 
     def callable_name(self) -> str | None:
@@ -314,10 +316,7 @@ class TagCall:
             return self.api.expr_checker.accept(lam.expr())
 
     def slot_text(self, index: int) -> str:
-        return expr_text(self.expression_texts(), self.args[index]) or "?"
-
-    def expression_texts(self) -> dict[tuple[int, int], str]:
-        return self.state.expressions.get(self.api.path, {})
+        return (self.texts[index] if index < len(self.texts) else None) or "?"
 
     def loosened(self, typ: Type) -> Type:
         return self.declared("any_interpolation") if self.value_type(typ) is not None else typ

@@ -15,10 +15,12 @@ from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:  # the hook modules import mypy's checker: not at start-up
     from mypy.errors import Errors, ErrorWatcher
+    from mypy.nodes import CallExpr
     from mypy.types import CallableType, Type
 
-    from tagstr_mypy._call_errors import CallErrors
-    from tagstr_mypy._parse_hook import Pending
+    from tagstr_mypy.parse.checker_tree import SiteRecord
+    from tagstr_mypy.reports.call_errors import CallErrors
+    from tagstr_mypy.parse.hook import Pending
 
 __all__ = ["BuildState", "remember"]
 
@@ -33,30 +35,36 @@ class BuildState:
     def __init__(self) -> None:
         # what the parse hook made of each file with tag strings (path -> ...),
         # replaced at each parse of the file, kept by ``forget``: the desugared
-        # tree waiting for the module's MypyFile (_adopt.swap), and each
-        # interpolation's source text by its lambda's (line, column), which
-        # messages quote
+        # tree waiting for the module's MypyFile (parse/adopt.py), and each tag
+        # string's record by its call's (line, column) (parse/checker_tree.py:
+        # what each argument is, the interpolations' texts, their contexts' demands)
         self.pending: dict[str, Pending] = {}
-        self.expressions: dict[str, dict[tuple[int, int], str]] = {}
-        # what the context of an interpolation asks of its type (an SQL name, HTML
-        # attributes), by its lambda's (line, column), for the files that have any
-        self.demands: dict[str, dict[tuple[int, int], str]] = {}
-        # tag verdicts (_verdicts.py): by signature value, and by the tag type's
+        self.sites: dict[str, dict[tuple[int, int], SiteRecord]] = {}
+        # tag verdicts (typing/verdicts.py): by signature value, and by the tag type's
         # identity (the object is held, so its id is not reused while it lives)
         self.verdicts: dict[object, str | None] = {}
         self.verdicts_by_id: dict[int, tuple[object, str | None]] = {}
-        # the signature hook's (_call_context.py): a parameter's type -> what a
+        # the signature hook's (hooks/signature.py): a parameter's type -> what a
         # lambda is checked against there; (id of a signature, a tag string's
         # shape) -> the signature mypy gets
         self.lambda_formals: dict[Type, Type | None] = {}
         self.signatures: dict[tuple[int, tuple[int, ...]], tuple[object, CallableType | None]] = {}
-        # (hook kind, full name) -> the chained plugins' hook (_other_plugins.py)
+        # (hook kind, full name) -> the chained plugins' hook (typing/other_plugins.py)
         self.hooks: dict[tuple[str, str], object] = {}
-        # the build's error watcher (_call_errors.py): its Errors, the watcher, its owner
+        # the build's error watcher (reports/call_errors.py): its Errors, the watcher, its owner
         self.call_errors: tuple[Errors, ErrorWatcher, CallErrors] | None = None
         # set for a build that ends in mypy's fast exit (``retire``)
         self.keep_until_exit = False
         self.retired: list[object] = []
+
+    def site(self, path: str, call: CallExpr) -> SiteRecord | None:
+        """The record of the tag string whose generated call is ``call`` in the file
+        ``path`` (None: not a call the checker tree wrote, or not of this parse)."""
+        records = self.sites.get(path)
+        record = None if records is None else records.get((call.line, call.column))
+        if record is None or len(record.kinds) != len(call.args) - 1:
+            return None
+        return record
 
     def retire(self, *done: object) -> None:
         """What a parse built and mypy no longer needs (a desugaring, the trees a swap

@@ -13,8 +13,8 @@ from mypy.nodes import ARG_STAR, ARG_STAR2
 from mypy.subtypes import is_subtype
 from mypy.types import AnyType, CallableType, Instance, Overloaded, ProperType, Type, TypeOfAny
 
-from tagstr_mypy._build_state import BuildState, remember
-from tagstr_mypy._signatures import as_called, call_signature
+from tagstr_mypy.hooks.build_state import BuildState, remember
+from tagstr_mypy.typing.signatures import as_called, call_signature
 
 __all__ = ["NOT_A_TAG", "NOT_CALLABLE", "verdict"]
 

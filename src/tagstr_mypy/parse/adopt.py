@@ -1,6 +1,6 @@
 """Swap the desugared tree into the ``MypyFile`` mypy built from the placeholder.
 
-``swap`` runs where the semantic analyzer enters the module (``_swap_point``).
+``swap`` runs where the semantic analyzer enters the module (``parse.swap_point``).
 
 mypy's native parser does reachability analysis (``if sys.version_info``,
 ``TYPE_CHECKING``) and its first-pass renaming while building the tree; a tree
@@ -17,8 +17,12 @@ from mypy.options import Options
 from mypy.renaming import LimitedVariableRenameVisitor, VariableRenameVisitor
 from mypy.semanal_pass1 import SemanticAnalyzerPreAnalysis
 
-from tagstr_mypy import _builds, _parse_hook, _swap_point
-from tagstr_mypy._build_state import BuildState
+from tagstr_mypy.parse import builds as _builds
+
+from tagstr_mypy.parse import hook as _parse_hook
+
+from tagstr_mypy.parse import swap_point as _swap_point
+from tagstr_mypy.hooks.build_state import BuildState
 
 __all__ = ["adopt", "enter_module", "module_options", "swap"]
 

@@ -17,8 +17,8 @@ from mypy.messages import format_type
 from mypy.nodes import CallExpr, Context
 from mypy.types import AnyType, ProperType
 
-from tagstr_mypy._build_state import BuildState
-from tagstr_mypy._fields import lambda_of
+from tagstr_mypy.hooks.build_state import BuildState
+from tagstr_mypy.typing.fields import lambda_of
 
 __all__ = ["CALLEE", "CallErrors"]
 

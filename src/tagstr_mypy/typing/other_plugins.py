@@ -22,9 +22,9 @@ from mypy.subtypes import find_member
 from mypy.plugin import FunctionContext, FunctionSigContext, MethodContext, MethodSigContext
 from mypy.types import CallableType, FunctionLike, Instance, Overloaded, ProperType, Type, get_proper_type
 
-from tagstr_mypy._build_state import BuildState, remember
-from tagstr_mypy._names import TAG_CALL
-from tagstr_mypy._signatures import call_signature, signatures
+from tagstr_mypy.hooks.build_state import BuildState, remember
+from tagstr_mypy.hooks.names import TAG_CALL
+from tagstr_mypy.typing.signatures import call_signature, signatures
 
 
 __all__ = ["other_plugins_result", "own_signature"]
