@@ -151,3 +151,12 @@ def test_the_roots_hold_only_the_public_and_pinned_modules() -> None:
         "tagstr_mypy": ["__init__", "stubgen", "stubgen_writer"],
         "tagstr_flake8": ["__init__"],
     }
+
+
+def test_no_two_modules_share_a_name() -> None:
+    """A module's file name finds it (issue 25: each word one meaning); packages' ``__init__``/``__main__`` aside."""
+    by_stem: dict[str, list[str]] = {}
+    for name, path in MODULES.items():
+        if path.stem not in ("__init__", "__main__"):
+            by_stem.setdefault(path.stem.lstrip("_"), []).append(name)
+    assert {stem: names for stem, names in by_stem.items() if len(names) > 1} == {}

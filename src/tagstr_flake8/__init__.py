@@ -3,7 +3,7 @@
 Registered as the ``flake8.extension`` entry point ``TAG`` (no configuration
 needed).  Importing this package changes nothing in flake8: the hooks of
 ``host.patch`` are installed when flake8 activates the plugin (see
-``lint.plugin``); see ``docs/flake8.md``.  ``check_source`` runs the TAG rules
+``lint.flake8_plugin``); see ``docs/flake8.md``.  ``check_source`` runs the TAG rules
 on a string in-process (tests, tools).
 
 What flake8 loads with the entry point is small (the checker class, the code
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tagstr_flake8.lint.plugin import TagstrChecker
+from tagstr_flake8.lint.flake8_plugin import TagstrChecker
 from tagstr_flake8.lint.messages import CODES, MESSAGES, OFF_BY_DEFAULT, TagMessage
 
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ file keeps mypy's native parser (see ``docs/mypy.md`` for the design).
 
 from __future__ import annotations
 
-from tagstr_mypy.hooks.plugin import TagstrPlugin
+from tagstr_mypy.hooks.mypy_plugin import TagstrPlugin
 
 __all__ = ["TagstrPlugin", "plugin"]
 

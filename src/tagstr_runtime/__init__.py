@@ -45,12 +45,12 @@ _LAZY = {
     "TagFunction": "_types",
     "is_interpolation": "_types",
     "TagSyntaxError": "syntax.errors",
-    "TemplateLibraryTag": "bridge.tags",
-    "TemplateTag": "bridge.tags",
-    "accepts_template": "bridge.tags",
-    "as_tag_args": "bridge.tags",
-    "template_tag": "bridge.tags",
-    "to_template": "bridge.tags",
+    "TemplateLibraryTag": "bridge.template_tags",
+    "TemplateTag": "bridge.template_tags",
+    "accepts_template": "bridge.template_tags",
+    "as_tag_args": "bridge.template_tags",
+    "template_tag": "bridge.template_tags",
+    "to_template": "bridge.template_tags",
     "compile": "run.compile",
     "convert": "run.formatting",
     "format_value": "run.formatting",
@@ -64,7 +64,7 @@ _LAZY = {
 }
 
 if TYPE_CHECKING:
-    from tagstr_runtime.bridge.tags import (
+    from tagstr_runtime.bridge.template_tags import (
         TemplateLibraryTag,
         TemplateTag,
         accepts_template,

@@ -146,7 +146,7 @@ def _computed(name: str) -> str | None:
         types = importlib.import_module("tagstr_runtime._types")
         return _full_name(types.Interpolation if name == "INTERPOLATION_TYPE" else types.Decoded)
     if name == "TEMPLATE_TAG_TYPE":
-        return _full_name(importlib.import_module("tagstr_runtime.bridge.tags").TemplateTag)
+        return _full_name(importlib.import_module("tagstr_runtime.bridge.template_tags").TemplateTag)
     return None
 
 

@@ -20,7 +20,7 @@ from typing import Callable
 import pytest
 
 from tagstr_flake8 import check_source
-from tagstr_flake8.lint.languages import configured
+from tagstr_flake8.lint.language_checks import configured
 from tagstr_flake8.lint.messages import LANGUAGE_MESSAGES
 
 from flake8_harness import ENV, EXAMPLES, expectations, flake8, name_of, options, runs_here
@@ -183,7 +183,7 @@ def test_no_parser_imported_without_a_declared_language(tmp_path: Path, declared
 
 def test_a_parser_failure_costs_the_tag_string_not_the_file(monkeypatch: pytest.MonkeyPatch) -> None:
     """A parser raising on odd input: under TAGSTR_STRICT it surfaces; otherwise logged and skipped."""
-    import tagstr_flake8.lint.languages as languages
+    import tagstr_flake8.lint.language_checks as languages
 
     def broken(*args: object) -> list[object]:
         raise RuntimeError("parser bug")

@@ -22,7 +22,7 @@ from tagstr_flake8.rules import RULES
 STARTUP = {"tagstr_runtime", "tagstr_runtime._autohook", "tagstr_runtime._autostart", "tagstr_runtime._importhook"}
 #: What loading the entry point ``TAG`` may import.
 ENTRY_POINT = {
-    "tagstr_flake8", "tagstr_flake8.lint.plugin", "tagstr_flake8.lint.context", "tagstr_flake8.lint.doctests",
+    "tagstr_flake8", "tagstr_flake8.lint.flake8_plugin", "tagstr_flake8.lint.context", "tagstr_flake8.lint.doctests",
     "tagstr_flake8.lint.language_options", "tagstr_flake8.lint.shared_notes", "tagstr_flake8.lint.messages",
     "tagstr_flake8.host", "tagstr_flake8.host.patch", "tagstr_flake8.lint", "tagstr_flake8.rules",
     "tagstr_runtime.frontend", "tagstr_runtime.integrations", "tagstr_runtime.integrations.patching",
@@ -78,7 +78,7 @@ def probe(*flake8_args: str, cwd: Path) -> dict[str, object]:
 def test_loading_the_entry_point_imports_little(tmp_path: Path) -> None:
     found = probe(cwd=tmp_path)
     assert set(found["entry_point"]) - STARTUP <= ENTRY_POINT  # type: ignore[arg-type]
-    assert "tagstr_flake8.lint.plugin" in found["entry_point"]  # type: ignore[operator]
+    assert "tagstr_flake8.lint.flake8_plugin" in found["entry_point"]  # type: ignore[operator]
 
 
 @pytest.mark.subprocess

@@ -18,7 +18,7 @@ from typing import NamedTuple
 import pytest
 
 from tagstr_flake8 import CODES, MESSAGES, OFF_BY_DEFAULT, TagMessage, check_source, source_messages
-from tagstr_flake8.lint.languages import configured
+from tagstr_flake8.lint.language_checks import configured
 from tagstr_flake8.lint.messages import LANGUAGE_MESSAGES, BuiltinTag, UnderLock
 from tagstr_flake8.rules import RULES
 

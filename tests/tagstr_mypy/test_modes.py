@@ -277,7 +277,7 @@ def test_no_hint_for_what_no_python_reads(project: Path) -> None:
 def test_the_cache_key_covers_the_plugin_and_runtime_sources(tmp_path: Path) -> None:
     """A .mypy_cache made by another version of the plugin (or of the checker's stand-ins)
     must not be reused: mypy compares ``report_config_data`` with the cached value."""
-    from tagstr_mypy.hooks.plugin import sources_fingerprint
+    from tagstr_mypy.hooks.mypy_plugin import sources_fingerprint
 
     (tmp_path / "typing").mkdir()  # a module in a subpackage counts
     (tmp_path / "typing/tag_call.py").write_text("A = 1\n", encoding="utf-8")

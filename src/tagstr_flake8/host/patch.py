@@ -4,7 +4,7 @@ Stock flake8 parses a file once (``FileProcessor.build_ast``) and, on a
 ``SyntaxError``, reports E999 and runs nothing else.  ``install`` wraps three
 methods (through ``wrap_once``: once, and a method a new flake8 moved is left
 alone with one warning); the plugin calls it when flake8 activates it, not
-when it is imported (see ``tagstr_flake8.lint.plugin`` for when):
+when it is imported (see ``tagstr_flake8.lint.flake8_plugin`` for when):
 
 - ``FileProcessor.build_ast``: the standard ``ast.parse`` first, untouched;
   only when it fails, the desugarer runs on the lines flake8 was given (so

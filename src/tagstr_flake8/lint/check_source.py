@@ -13,7 +13,7 @@ import sys
 from typing import Iterable
 
 from tagstr_flake8.lint.tag_file import analyse, physical_lines
-from tagstr_flake8.lint.plugin import run_rules
+from tagstr_flake8.lint.flake8_plugin import run_rules
 from tagstr_flake8.lint.messages import MESSAGES, OFF_BY_DEFAULT, TagMessage
 
 __all__ = ["check_source", "source_messages"]
@@ -43,7 +43,7 @@ def source_messages(
     except SyntaxError as exc:
         tagfile = analyse(lines, filename, exc)
         tree = tagfile.tree
-    languages = sys.modules.get("tagstr_flake8.lint.languages")
+    languages = sys.modules.get("tagstr_flake8.lint.language_checks")
     if languages is not None:  # the imported modules as they are now
         languages.forget_modules()
     found = run_rules(tree, lines, tagfile, enabled, strict=True, filename=filename)

@@ -1,7 +1,7 @@
 """The flake8 options of the embedded-language checks: ``--tag-languages``, ``--tag-sql-dialect``.
 
 Light on purpose: the plugin loads it for every run, and the checks themselves
-(``lint.languages``, the parsers) load only with a configured mapping or at the first
+(``lint.language_checks``, the parsers) load only with a configured mapping or at the first
 declared language (issue 28).
 """
 
@@ -35,8 +35,8 @@ def parse_language_options(options: argparse.Namespace) -> None:
     dialect = getattr(options, "tag_sql_dialect", "sqlite") or "sqlite"
     # else the defaults hold: nothing to import (a run in a process that ran the checks
     # before gets new settings: the modules it read may have changed)
-    if languages or dialect != "sqlite" or "tagstr_flake8.lint.languages" in sys.modules:
-        from tagstr_flake8.lint.languages import configure, parse_mapping
+    if languages or dialect != "sqlite" or "tagstr_flake8.lint.language_checks" in sys.modules:
+        from tagstr_flake8.lint.language_checks import configure, parse_mapping
 
         try:
             mapping = parse_mapping(languages)

@@ -1,11 +1,11 @@
-"""TAG101-TAG115: HTML in tags that declare it (the analysis: ``lint.languages``, ``analysis.embedded.html``)."""
+"""TAG101-TAG115: HTML in tags that declare it (the analysis: ``lint.language_checks``, ``analysis.embedded.html``)."""
 
 from __future__ import annotations
 
 from typing import Iterator
 
 from tagstr_flake8.lint.context import FileContext
-from tagstr_flake8.lint.languages import messages_of
+from tagstr_flake8.lint.language_checks import messages_of
 from tagstr_flake8.lint.messages import (
     HtmlDuplicateAttribute, HtmlEndTag, HtmlHoleComment, HtmlHoleEvent, HtmlHoleName,
     HtmlHoleRawText, HtmlHoleScriptUrl, HtmlHoleUnquoted, HtmlReference, HtmlStrict, HtmlSyntax,

@@ -1,11 +1,11 @@
-"""TAG201-TAG207: SQL in tags that declare it (the analysis: ``lint.languages``, ``analysis.embedded.sql``)."""
+"""TAG201-TAG207: SQL in tags that declare it (the analysis: ``lint.language_checks``, ``analysis.embedded.sql``)."""
 
 from __future__ import annotations
 
 from typing import Iterator
 
 from tagstr_flake8.lint.context import FileContext
-from tagstr_flake8.lint.languages import messages_of
+from tagstr_flake8.lint.language_checks import messages_of
 from tagstr_flake8.lint.messages import (
     SqlAdjacentHoles, SqlHoleComment, SqlHoleIdentifier, SqlHoleKeyword, SqlHoleLiteral,
     SqlStatements, SqlSyntax, TagMessage,

@@ -1,11 +1,11 @@
-"""TAG301-TAG402: CSS and JavaScript in tags that declare them (the analysis: ``lint.languages``)."""
+"""TAG301-TAG402: CSS and JavaScript in tags that declare them (the analysis: ``lint.language_checks``)."""
 
 from __future__ import annotations
 
 from typing import Iterator
 
 from tagstr_flake8.lint.context import FileContext
-from tagstr_flake8.lint.languages import messages_of
+from tagstr_flake8.lint.language_checks import messages_of
 from tagstr_flake8.lint.messages import (
     CssHoleSelector, CssSyntax, JsHoleString, JsSyntax, TagMessage,
 )

@@ -65,7 +65,7 @@ class SiteRecord(NamedTuple):
     #: None for a literal part
     texts: tuple[str | None, ...]
     #: each of the tag's arguments: what its context asks of its value's type (an SQL name,
-    #: HTML attributes: ``typing.languages.hole_demands``), or None
+    #: HTML attributes: ``typing.hole_demands.hole_demands``), or None
     demands: tuple[str | None, ...]
 
 
@@ -245,7 +245,7 @@ def checker_tree(
         return None
     tree = desugaring.tree
     assert isinstance(tree, ast.Module)
-    from tagstr_mypy.typing.languages import hole_demands
+    from tagstr_mypy.typing.hole_demands import hole_demands
 
     by_field = hole_demands(desugaring, filename)  # by the source offset of each field
     _fields_at_their_expressions([tree] if desugaring.result.fstrings else emitter.specs)

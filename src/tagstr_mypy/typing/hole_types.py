@@ -1,7 +1,7 @@
 """The type an interpolation's context asks for: an SQL name, the attributes of an HTML tag.
 
 The parse step recorded, per interpolation of a tag string whose tag declares
-SQL or HTML, what its context asks (``typing.languages.hole_demands``); once the tag
+SQL or HTML, what its context asks (``typing.hole_demands.hole_demands``); once the tag
 accepted the value, the value must also be:
 
 * an SQL name (``FROM {table:i}``, ``ORDER BY {column}``): a declared

@@ -15,7 +15,7 @@ import re
 from typing import Iterable, NamedTuple
 
 from tagstr_runtime.migrate.scan import HAZARDS, ModuleScan, scan
-from tagstr_runtime.migrate.tags import Answers, TagFacts, answers, verdicts
+from tagstr_runtime.migrate.tag_facts import Answers, TagFacts, answers, verdicts
 from tagstr_runtime.syntax.model import Field, Literal, Span, TagString
 from tagstr_runtime.desugarer.placeholder import splice
 from tagstr_runtime.analysis.definitions import TagResolver

@@ -10,7 +10,7 @@ them, unless a tag named ``t`` is in scope (MIG012, ``prefix_named``).
 Tags are judged by the shared tag resolver (``analysis.definitions``), which
 follows them through definitions, decorators, wrappers, aliases, factory
 calls, instances and, with the command's ``ModuleFinder``, imports into the
-tree's other modules; ``migrate.tags`` turns what it finds into the
+tree's other modules; ``migrate.tag_facts`` turns what it finds into the
 migration's facts.  The hazards are the findings the flake8 plugin reports
 too (``analysis.findings``, ``analysis.prefixed``).
 """
@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 from functools import cached_property
 
-from tagstr_runtime.migrate.tags import TagFacts, facts_of
+from tagstr_runtime.migrate.tag_facts import TagFacts, facts_of
 from tagstr_runtime.syntax.model import Field, TagString
 from tagstr_runtime.syntax.parser import parse
 from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver
