@@ -2,7 +2,7 @@
 
 Files without tag strings go to ruff as they are, all in one run (ruff reads,
 fixes and reports them itself).  Each file with tag strings is checked as
-its placeholder text on ruff's standard input (``tools.ruff_text``, ``tools.ruff_map``:
+its placeholder text on ruff's standard input (``editing.distinct_calls``, ``tools.ruff_map``:
 same lines and columns, names read by interpolations are read, different tag
 strings different), and the reports that are
 about the user's code are printed at their place in the source.  With
@@ -36,7 +36,7 @@ from tagstr_runtime.tools.ruff_map import (
     TagIndex,
     is_reported,
 )
-from tagstr_runtime.tools.ruff_text import ruff_text
+from tagstr_runtime.editing.distinct_calls import distinct_calls_text
 from tagstr_runtime.syntax.source import SourceText
 from tagstr_runtime.tools.source_file import SourceFile, check_tag_strings, find_sources
 from tagstr_runtime.tools.invoke import ToolError, for_each, ruff_check, ruff_program
@@ -67,7 +67,7 @@ class _Tagged(NamedTuple):
         result = parse(text, path)
         if result.tag_strings:
             check_tag_strings(text, path)
-        placeholder = ruff_text(text, result.tag_strings)
+        placeholder = distinct_calls_text(text, result.tag_strings)
         return cls(text, SourceText(text), result, placeholder, TagIndex(result.tag_strings, placeholder))
 
     def compiles(self, path: str) -> bool:
