@@ -22,11 +22,13 @@ A view is built once per text: callers keep it while the text is the same.
 
 from __future__ import annotations
 
+import io
+import tokenize
 from typing import Iterable
 
 from tagstr_runtime.editing.distinct_calls import distinct_calls_text
 from tagstr_runtime.editing.repair import Repaired, repair
-from tagstr_runtime.editing.tag_index import CODE, Edit, TagIndex
+from tagstr_runtime.editing.tag_index import CODE, HOLE, SYNTAX, TAG, Edit, TagIndex
 from tagstr_runtime.editing.utf16 import Lines
 from tagstr_runtime.syntax.errors import TagSyntaxError
 from tagstr_runtime.syntax.model import TagString
@@ -109,12 +111,27 @@ class PlaceholderView:
 
     # -- what is the user's ------------------------------------------------------------
 
-    def part_at(self, line: int, column16: int) -> str:
+    def part_at(self, line: int, column16: int, *, cursor: bool = False) -> str:
         """What the source position is: ``CODE``, ``TAG`` (a tag's name), ``HOLE`` (a hole's
-        expression) or ``SYNTAX`` (the rest of a tag string)."""
+        expression) or ``SYNTAX`` (the rest of a tag string).  ``cursor``: the position is
+        between characters, as a request's is: right after a name is still on it."""
         if not self.tags:
             return CODE
-        return self.index.part_at(self.view_offset(self.source_offset_at(line, column16)))
+        at = self.view_offset(self.source_offset_at(line, column16))
+        part = self.index.part_at(at)
+        if cursor and part == SYNTAX and at > 0 and self.index.part_at(at - 1) in (HOLE, TAG):
+            return self.index.part_at(at - 1)
+        return part
+
+    def open_brackets(self, line: int, column16: int) -> int | None:
+        """How many brackets the hole's expression leaves open before a source position
+        (None: not in a hole).  At 0 the only call around the cursor is the view's call of
+        the tag, which the f-string twin does not have (no signature help there)."""
+        at = self.view_offset(self.source_offset_at(line, column16))
+        field = self.index.field_at(at) if self.tags else None
+        if field is None:
+            return None
+        return _open_brackets(self.view[field.expr_span.start : at])
 
     def in_view_syntax(self, line: int, column16: int) -> bool:
         """Whether a *view* position falls on the view's own syntax (not the user's code)."""
@@ -137,3 +154,16 @@ class PlaceholderView:
             edit.content and self.index.touched([Edit(len(self.view), len(self.view), edit.content)])
             for edit in edits
         )
+
+
+def _open_brackets(code: str) -> int:
+    depth = 0
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(code).readline):
+            if token.type == tokenize.OP and token.string in "([{":
+                depth += 1
+            elif token.type == tokenize.OP and token.string in ")]}":
+                depth -= 1
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return max(depth, 0)

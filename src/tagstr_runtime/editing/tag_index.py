@@ -16,7 +16,7 @@ from typing import Iterable, NamedTuple, Sequence
 
 from tagstr_runtime.syntax.model import Field, TagString
 
-__all__ = ["CODE", "Edit", "HOLE", "SYNTAX", "TAG", "TagIndex", "part_of"]
+__all__ = ["CODE", "Edit", "HOLE", "SYNTAX", "TAG", "TagIndex", "field_at", "part_of"]
 
 #: what a character of the source is, to the view (``TagIndex.part_at``)
 CODE, TAG, HOLE, SYNTAX = "code", "tag", "hole", "syntax"
@@ -39,6 +39,17 @@ def part_of(tag: TagString, at: int) -> str:
                     return part_of(inner, at)
             return HOLE
     return SYNTAX
+
+
+def field_at(tag: TagString, at: int) -> Field | None:
+    """The innermost field whose expression holds offset ``at`` (nested tag strings followed)."""
+    for field in tag.fields():
+        if field.expr_span.start <= at <= field.expr_span.end:
+            for inner in field.nested:
+                if inner.span.start <= at < inner.span.end:
+                    return field_at(inner, at)
+            return field
+    return None
 
 
 def _fields(tag: TagString) -> Iterable[Field]:
@@ -71,6 +82,11 @@ class TagIndex:
         """``CODE`` (outside every tag string), ``TAG``, ``HOLE`` or ``SYNTAX``."""
         tag = self.enclosing(at)
         return CODE if tag is None else part_of(tag, at)
+
+    def field_at(self, at: int) -> Field | None:
+        """The field whose expression holds ``at`` (its end included: a cursor after a name)."""
+        tag = self.enclosing(at)
+        return None if tag is None else field_at(tag, at)
 
     def on_user_text(self, at: int) -> bool:
         return self.part_at(at) != SYNTAX
