@@ -60,9 +60,11 @@ def ask(server: LanguageServer, method: str, uri: str, line: int, character: int
 def same(project: Path, answer: Any) -> str:
     """An answer with the twin's URI written as the page's, for comparing; completions as the
     names they offer (jedi offers keywords by the context's grammar, a call's argument or an
-    f-string's field, and labels with or without the parameters)."""
+    f-string's field, and labels with or without the parameters; pyright's auto-imports as far as its
+    time limit reached)."""
     if isinstance(answer, dict) and "items" in answer:
-        answer = sorted({item["label"].split("(")[0] for item in answer["items"]} - set(keyword.kwlist))
+        answer = sorted({item["label"].split("(")[0] for item in answer["items"] if item.get("detail") != "Auto-import"}
+                        - set(keyword.kwlist) - set(keyword.softkwlist))
     return json.dumps(answer, sort_keys=True).replace((project / "twin.py").as_uri(), (project / "page.py").as_uri())
 
 
