@@ -19,7 +19,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 ROOT = Path(__file__).resolve().parents[2]
-NPM_PACKAGES = ("pyright@1.1.414", "vscode-textmate@9.3.2", "vscode-oniguruma@2.0.1")
+NPM_PACKAGES = ("pyright@1.1.414", "vscode-textmate@9.3.2", "vscode-oniguruma@2.0.1", "tm-grammars@1.32.22")
 
 
 @pytest.fixture(scope="session")
