@@ -52,7 +52,8 @@ def test_diagnostics(server: LanguageServer) -> None:
     ruff = sorted((d["range"]["start"]["line"], d["range"]["start"]["character"], str(d.get("code")))
                   for d in found if d.get("source") != "tagstr")
     lines = PAGE.splitlines()
-    assert ruff == [(0, 7, "F401"), (3, lines[3].index("undefined"), "F821"), (5, lines[5].index("None"), "E711")], found
+    wanted = [(0, 7, "F401"), (3, lines[3].index("undefined"), "F821"), (5, lines[5].index("None"), "E711")]
+    assert ruff == wanted, found
     assert [d["code"] for d in found if d.get("source") == "tagstr"] == ["TAG001"], found
 
 

@@ -63,8 +63,8 @@ def same(project: Path, answer: Any) -> str:
     f-string's field, and labels with or without the parameters; pyright's auto-imports as far as its
     time limit reached)."""
     if isinstance(answer, dict) and "items" in answer:
-        answer = sorted({item["label"].split("(")[0] for item in answer["items"] if item.get("detail") != "Auto-import"}
-                        - set(keyword.kwlist) - set(keyword.softkwlist))
+        labels = {item["label"].split("(")[0] for item in answer["items"] if item.get("detail") != "Auto-import"}
+        answer = sorted(labels - set(keyword.kwlist) - set(keyword.softkwlist))
     return json.dumps(answer, sort_keys=True).replace((project / "twin.py").as_uri(), (project / "page.py").as_uri())
 
 
@@ -124,7 +124,7 @@ def test_rename_reaches_the_holes(server: LanguageServer, project: Path) -> None
 
 def test_rename_from_inside_a_hole_across_modules(server: LanguageServer, project: Path) -> None:
     page = (project / "page.py").as_uri()
-    line = MODULE.splitlines().index('    return page + html"<i>{fmt(user.age, count)}</i>" + html\'{greeting.upper()}\'')
+    line = next(i for i, text in enumerate(MODULE.splitlines()) if text.startswith("    return page + html"))
     column = MODULE.splitlines()[line].index("fmt(")
     edit = ask(server, "textDocument/rename", page, line, column, newName="render")
     by_uri = {change["textDocument"]["uri"]: change["edits"] for change in edit["documentChanges"]}
@@ -189,7 +189,8 @@ def decode(data: list[int], legend: dict[str, list[str]], text: str) -> list[tup
         column = column + delta_column if delta_line == 0 else delta_column
         name = legend["tokenTypes"][kind]
         piece = lines[line][column : column + length]
-        if out and out[-1][0] == line and out[-1][1] == name == "string" and lines[line].find(out[-1][2]) + len(out[-1][2]) == column:
+        follows = lines[line].find(out[-1][2]) + len(out[-1][2]) == column if out else False
+        if follows and out[-1][0] == line and out[-1][1] == name == "string":
             out[-1] = (line, name, out[-1][2] + piece)
         else:
             out.append((line, name, piece))
@@ -215,5 +216,6 @@ def test_quick_fixes(server: LanguageServer, project: Path) -> None:
         changes = action["edit"].get("changes") or {c["textDocument"]["uri"]: c["edits"]
                                                     for c in action["edit"]["documentChanges"]}
         edits += changes[uri]
-    assert apply(text, edits) == ('from tags import html as tmpl\n\n\nclass Page:\n    def render(self) -> str:\n'
-                     '        return tmpl"<p>{super(Page, self).render()}</p>" + tmpl"\\N{{BULLET}} item"\n')
+    assert apply(text, edits) == (
+        'from tags import html as tmpl\n\n\nclass Page:\n    def render(self) -> str:\n'
+        '        return tmpl"<p>{super(Page, self).render()}</p>" + tmpl"\\N{{BULLET}} item"\n')

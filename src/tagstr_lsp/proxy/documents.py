@@ -38,13 +38,17 @@ class Document:
                 text = piece
                 continue
             lines = Lines(text)
-            start = lines.offset(where["start"]["line"], lines.from_utf16(where["start"]["line"], where["start"]["character"]))
-            end = lines.offset(where["end"]["line"], lines.from_utf16(where["end"]["line"], where["end"]["character"]))
+            start = _offset(lines, where["start"])
+            end = _offset(lines, where["end"])
             text = text[:start] + piece + text[end:]
         self.set_text(text)
 
     def set_text(self, text: str) -> None:
         self.view = PlaceholderView(_normalised(text), self.path or self.uri)
+
+
+def _offset(lines: Lines, position: dict[str, int]) -> int:
+    return lines.offset(position["line"], lines.from_utf16(position["line"], position["character"]))
 
 
 def view_change(before: str, after: str) -> dict[str, Any]:

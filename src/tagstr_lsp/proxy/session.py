@@ -298,8 +298,8 @@ class Session:
             self.legend = self.server_legend + [t for t in TOKEN_TYPES if t not in self.server_legend]
             modifiers = list(legend.get("tokenModifiers", []))
             modifiers += [m for m in TOKEN_MODIFIERS if m not in modifiers]
-            capabilities["semanticTokensProvider"] = {**provider, "legend": {"tokenTypes": self.legend,
-                                                                              "tokenModifiers": modifiers}}
+            legend = {"tokenTypes": self.legend, "tokenModifiers": modifiers}
+            capabilities["semanticTokensProvider"] = {**provider, "legend": legend}
             self.modifiers = modifiers
         else:
             self.modifiers = list(TOKEN_MODIFIERS)

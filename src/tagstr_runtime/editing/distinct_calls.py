@@ -1,4 +1,4 @@
-"""The text language tools are shown for a source with tag strings: the placeholder, each different tag string different.
+"""The text language tools are shown for a source with tag strings: the placeholder, each tag string distinct.
 
 ruff, pyright and jedi all read this one text (``editing.placeholder_view``).
 

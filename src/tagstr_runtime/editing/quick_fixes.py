@@ -71,10 +71,11 @@ def quick_fixes(text: str, tags: Sequence[TagString], warnings: Sequence[object]
                                        (tag.span.start, tag.span.start + 1), tag.tag_span.start, new))
     fields = {f.span.start: f for outer in tags for tag in outer.walk() for f in tag.fields()}
     for warning in warnings:
-        span = getattr(warning, "span")
+        span = warning.span  # type: ignore[attr-defined]
         field = fields.get(span.end - 1)
         if field is None:
             continue
+        edits: tuple[Edit, ...]
         if _is_character_name(field.expr):
             edits = (Edit(field.span.start, field.span.start + 1, "{{"), Edit(field.span.end - 1, field.span.end, "}}"))
             title = f"Write '\\N{{{{{field.expr}}}}}' for the character (TAG002)"

@@ -16,12 +16,13 @@ from __future__ import annotations
 import io
 import keyword
 import tokenize
-from typing import TYPE_CHECKING, Iterator, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Sequence
 
 from tagstr_runtime.editing.utf16 import Lines
 from tagstr_runtime.syntax.model import Field, Literal, TagString
 
 if TYPE_CHECKING:
+    from tagstr_runtime.analysis.embedded.joined import Joined
     from tagstr_runtime.analysis.embedded.templates import Template
 
 __all__ = ["TOKEN_MODIFIERS", "TOKEN_TYPES", "Token", "encode_tokens", "semantic_tokens"]
@@ -144,6 +145,8 @@ def _python_tokens(text: str, start: int, end: int) -> Iterator[Token]:
         return
 
 
+_TAG_NAME: Any = None
+_ATTRIBUTE: Any = None
 _PYTHON = {tokenize.NUMBER: "number", tokenize.STRING: "string", tokenize.OP: "operator",
            tokenize.COMMENT: "comment"}
 
@@ -166,20 +169,19 @@ def _embedded(template: Template, language: str) -> Iterator[Token]:
                     _TAG | _EMBEDDED)
 
 
-def _part(joined: object, a: int, b: int) -> int | None:
+def _part(joined: Joined, a: int, b: int) -> int | None:
     """The string part holding all of ``[a, b)``, or None (a token over a hole)."""
     from bisect import bisect_right
 
-    starts: list[int] = getattr(joined, "starts")
-    holes: list[tuple[int, int]] = getattr(joined, "holes")
-    part = bisect_right(starts, a) - 1
-    limit = holes[part][0] if part < len(holes) else len(getattr(joined, "text"))
+    part = bisect_right(joined.starts, a) - 1
+    limit = joined.holes[part][0] if part < len(joined.holes) else len(joined.text)
     return part if b <= limit and b > a else None
 
 
 def _sql_tokens(text: str) -> Iterator[tuple[int, int, str]]:
     try:
-        from sqlglot.tokens import Tokenizer, TokenType
+        from sqlglot.tokens import Tokenizer
+        from sqlglot.tokenizer_core import TokenType
     except ImportError:
         return
     try:
@@ -206,6 +208,10 @@ def _sql_tokens(text: str) -> Iterator[tuple[int, int, str]]:
 def _html_tokens(text: str) -> Iterator[tuple[int, int, str]]:
     from html import parser
 
+    global _TAG_NAME, _ATTRIBUTE
+    _TAG_NAME = getattr(parser, "tagfind_tolerant")  # noqa: B009 (the parser's own patterns, not in its stubs)
+    _ATTRIBUTE = getattr(parser, "attrfind_tolerant")  # noqa: B009
+
     lines = Lines(text)
     found: list[tuple[int, int, str]] = []
 
@@ -217,11 +223,11 @@ def _html_tokens(text: str) -> Iterator[tuple[int, int, str]]:
         def handle_starttag(self, tag: str, attrs: object) -> None:
             start = self._at()
             raw = self.get_starttag_text() or ""
-            name = parser.tagfind_tolerant.match(raw, 1)
+            name = _TAG_NAME.match(raw, 1)
             if name is None:
                 return
             found.append((start + 1, start + name.end(1), "type"))
-            for attr in parser.attrfind_tolerant.finditer(raw, name.end()):
+            for attr in _ATTRIBUTE.finditer(raw, name.end()):
                 if attr.group(1):
                     found.append((start + attr.start(1), start + attr.end(1), "property"))
                 if attr.group(3):
@@ -258,7 +264,8 @@ def _split_lines(text: str, tokens: list[Token]) -> list[Token]:
     return out
 
 
-def encode_tokens(tokens: Sequence[Token], lines: Lines, types: Sequence[str], modifiers: Sequence[str] = TOKEN_MODIFIERS) -> list[int]:
+def encode_tokens(tokens: Sequence[Token], lines: Lines, types: Sequence[str],
+                  modifiers: Sequence[str] = TOKEN_MODIFIERS) -> list[int]:
     """LSP's ``data``: five integers per token, relative to the previous one, in UTF-16 units;
     ``types`` and ``modifiers``: the legend (a token of a type it lacks is left out)."""
     kind_index = {name: i for i, name in enumerate(types)}
