@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src"
-PACKAGES = ("tagstr_runtime", "tagstr_mypy", "tagstr_flake8")
+PACKAGES = ("tagstr_runtime", "tagstr_mypy", "tagstr_flake8", "tagstr_lsp")
 MAX_LINES = 400
 
 
@@ -68,7 +68,7 @@ def _imports(module: str, path: Path) -> list[tuple[int, str]]:
 
 
 @pytest.mark.parametrize(
-    "module", [m for m in MODULES if m.startswith(("tagstr_mypy", "tagstr_flake8"))]
+    "module", [m for m in MODULES if m.startswith(("tagstr_mypy", "tagstr_flake8", "tagstr_lsp"))]
 )
 def test_plugins_use_only_the_declared_runtime_api(module: str) -> None:
     private = [
@@ -150,6 +150,7 @@ def test_the_roots_hold_only_the_public_and_pinned_modules() -> None:
                            "templatelib"],
         "tagstr_mypy": ["__init__", "stubgen", "stubgen_writer"],
         "tagstr_flake8": ["__init__"],
+        "tagstr_lsp": ["__init__", "pylsp_plugin", "views"],
     }
 
 

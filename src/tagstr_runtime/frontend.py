@@ -60,6 +60,13 @@ if TYPE_CHECKING:
     )
     from tagstr_runtime.analysis.scopes import Binding, ScopeIndex, generated_lambdas
     from tagstr_runtime.analysis.sites import Hole, Run, Site
+    from tagstr_runtime.editing.placeholder_view import PlaceholderView
+    from tagstr_runtime.editing.quick_fixes import QuickFix, RenameFix, quick_fixes
+    from tagstr_runtime.editing.semantic_tokens import (
+        TOKEN_MODIFIERS, TOKEN_TYPES, Token, encode_tokens, semantic_tokens,
+    )
+    from tagstr_runtime.editing.tag_index import Edit
+    from tagstr_runtime.editing.utf16 import Lines
 
 # Everything but the patching helpers is imported on first use: a plugin that
 # loads this module for its names and meets no tag string (a mypy or flake8 run
@@ -131,6 +138,18 @@ _LAZY = {
     "LanguageResolver": "analysis.embedded.declared",
     "template_of_site": "analysis.embedded.templates",
     "template_of_tstring": "analysis.embedded.templates",
+    # what editors and language servers read (tagstr_lsp): the placeholder view and its way back
+    "PlaceholderView": "editing.placeholder_view",
+    "Edit": "editing.tag_index",
+    "Lines": "editing.utf16",
+    "QuickFix": "editing.quick_fixes",
+    "RenameFix": "editing.quick_fixes",
+    "quick_fixes": "editing.quick_fixes",
+    "Token": "editing.semantic_tokens",
+    "TOKEN_MODIFIERS": "editing.semantic_tokens",
+    "TOKEN_TYPES": "editing.semantic_tokens",
+    "encode_tokens": "editing.semantic_tokens",
+    "semantic_tokens": "editing.semantic_tokens",
 }
 
 
@@ -175,10 +194,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AnalysisEmitter",
-    "ATTRIBUTES",
     "annotation_says_tag",
     "argumentless_super",
     "assignment_expressions",
+    "ATTRIBUTES",
     "Binding",
     "check_language",
     "CHECKER_MODULE",
@@ -187,7 +206,9 @@ __all__ = [
     "decode_source",
     "DECODED_TYPE",
     "Desugaring",
+    "Edit",
     "Emitter",
+    "encode_tokens",
     "ErrorKind",
     "expression_nodes",
     "Field",
@@ -195,15 +216,16 @@ __all__ = [
     "fingerprint",
     "generated_lambdas",
     "HARD_KEYWORDS",
+    "Hole",
     "hole_requirements",
     "IDENTIFIER",
-    "Hole",
     "INTERPOLATION_TYPE",
     "is_character_name",
     "KEYWORDS_BEFORE_STRING",
     "language_name",
     "LanguageOptions",
     "LanguageResolver",
+    "Lines",
     "Literal",
     "located",
     "mask_text",
@@ -215,17 +237,22 @@ __all__ = [
     "Part",
     "PatchWarning",
     "placeholder_text",
+    "PlaceholderView",
     "Pos",
     "Position",
-    "PREFIXES",
     "prefix_named_tags",
-    "PrefixNamedTag",
     "prefixed_strings",
+    "PREFIXES",
+    "PrefixNamedTag",
     "prologue_index",
     "python_files",
+    "quick_fixes",
+    "QuickFix",
+    "RenameFix",
     "Run",
     "RuntimeEmitter",
     "ScopeIndex",
+    "semantic_tokens",
     "Site",
     "SourceText",
     "Span",
@@ -242,6 +269,9 @@ __all__ = [
     "template_of_tstring",
     "TEMPLATE_PREFIXES",
     "TEMPLATE_TAG_TYPE",
+    "Token",
+    "TOKEN_MODIFIERS",
+    "TOKEN_TYPES",
     "wrap_once",
     "wrapped_while",
 ]

@@ -18,8 +18,12 @@ class LanguageServer:
             stderr=subprocess.PIPE,
         )
         self.messages: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.lock = threading.Lock()
         self.next_id = 0
         self.stderr: list[bytes] = []
+        self.published: dict[str, list[dict[str, Any]]] = {}  # the last diagnostics of each URI
+        self.last_publication = time.monotonic()
+        self.settings: dict[str, Any] = {}  # answers to workspace/configuration, by section
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=self._drain_stderr, daemon=True).start()
 
@@ -43,13 +47,36 @@ class LanguageServer:
                 key, _, value = line.decode("ascii").partition(":")
                 headers[key.strip().lower()] = value.strip()
             body = stream.read(int(headers["content-length"]))
-            self.messages.put(json.loads(body))
+            message = json.loads(body)
+            if message.get("method") == "textDocument/publishDiagnostics":
+                self.published[message["params"]["uri"]] = message["params"]["diagnostics"]
+                self.last_publication = time.monotonic()
+            if "id" in message and message.get("method") not in (None, "window/workDoneProgress/create"):
+                self._answer(message)  # the server's request: configuration, registrations
+                continue
+            self.messages.put(message)
+
+    def _answer(self, message: dict[str, Any]) -> None:
+        result: Any = None
+        if message["method"] == "workspace/configuration":
+            result = [self.settings.get(item.get("section", ""), None) for item in message["params"]["items"]]
+        self._send({"id": message["id"], "result": result})
+
+    def settled(self, uri: str, quiet: float = 2.0, timeout: float = 120) -> list[dict[str, Any]]:
+        """The diagnostics of ``uri`` once none was published for ``quiet`` seconds."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if uri in self.published and time.monotonic() - self.last_publication >= quiet:
+                return list(self.published[uri])
+            time.sleep(0.1)
+        raise TimeoutError("no diagnostics settled for " + uri)
 
     def _send(self, message: dict[str, Any]) -> None:
         body = json.dumps({"jsonrpc": "2.0", **message}).encode("utf-8")
         assert self.process.stdin is not None
-        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.process.stdin.flush()
+        with self.lock:  # the reader thread answers the server's requests
+            self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            self.process.stdin.flush()
 
     def notify(self, method: str, params: dict[str, Any]) -> None:
         self._send({"method": method, "params": params})

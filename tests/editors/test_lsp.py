@@ -48,6 +48,8 @@ SETTINGS = {
             "mccabe": {"enabled": False},
             "autopep8": {"enabled": False},
             "yapf": {"enabled": False},
+            # python-lsp-ruff, if installed, runs plain ruff: tag strings are syntax errors to it
+            "ruff": {"enabled": False},
         }
     }
 }

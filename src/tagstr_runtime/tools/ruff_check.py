@@ -2,7 +2,7 @@
 
 Files without tag strings go to ruff as they are, all in one run (ruff reads,
 fixes and reports them itself).  Each file with tag strings is checked as
-its placeholder text on ruff's standard input (``tools.ruff_text``, ``tools.ruff_map``:
+its placeholder text on ruff's standard input (``editing.distinct_calls``, ``tools.ruff_map``:
 same lines and columns, names read by interpolations are read, different tag
 strings different), and the reports that are
 about the user's code are printed at their place in the source.  With
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import json
 import os
 import sys
@@ -36,7 +37,7 @@ from tagstr_runtime.tools.ruff_map import (
     TagIndex,
     is_reported,
 )
-from tagstr_runtime.tools.ruff_text import ruff_text
+from tagstr_runtime.editing.distinct_calls import distinct_calls_text
 from tagstr_runtime.syntax.source import SourceText
 from tagstr_runtime.tools.source_file import SourceFile, check_tag_strings, find_sources
 from tagstr_runtime.tools.invoke import ToolError, for_each, ruff_check, ruff_program
@@ -67,7 +68,7 @@ class _Tagged(NamedTuple):
         result = parse(text, path)
         if result.tag_strings:
             check_tag_strings(text, path)
-        placeholder = ruff_text(text, result.tag_strings)
+        placeholder = distinct_calls_text(text, result.tag_strings)
         return cls(text, SourceText(text), result, placeholder, TagIndex(result.tag_strings, placeholder))
 
     def compiles(self, path: str) -> bool:
@@ -89,7 +90,10 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--output-format", choices=("concise", "json"), default="concise")
     for option in ("--select", "--extend-select", "--ignore", "--config"):
         parser.add_argument(option, action="append", default=[], help="passed to ruff")
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="files and folders")
+    parser.add_argument("--stdin-filename", metavar="PATH",
+                        help="check the source read from stdin as the file PATH (editors); with --fix the "
+                        "fixed source is written to stdout and the reports to stderr, as ruff does")
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="files and folders ('-': stdin)")
     return parser.parse_args(None if argv is None else list(argv))
 
 
@@ -106,12 +110,19 @@ def _ruff_options(options: argparse.Namespace) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     """The command (``argv``: its options and paths; None: the ``tagstr-ruff-check`` console script's)."""
     options = _parse_args(argv)
+    stdin = options.stdin_filename is not None or options.paths == ["-"]
+    if not stdin and not options.paths:
+        print("error: name the files to check, or read one from stdin ('-' or --stdin-filename PATH)",
+              file=sys.stderr)
+        return 2
     try:
         program = ruff_program()
     except ToolError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     extra = _ruff_options(options)
+    if stdin:
+        return _check_stdin(options.stdin_filename or "-", program, extra, options)
     paths = list(find_sources(options.paths))
     done = for_each(lambda path: _check_path(path, program, extra, options), paths, parallel=True)
     status = 0
@@ -153,10 +164,41 @@ def _check_plain(paths: list[str], program: str, extra: list[str], fix: bool) ->
     return [_Checked(p, by_file.get(os.path.normcase(os.path.abspath(p)), []), 0, 0) for p in paths]
 
 
-def _check_file(file: SourceFile, program: str, extra: list[str], options: argparse.Namespace) -> _Checked | None:
-    """ruff on one file with tag strings (None: the file has none)."""
+def _check_stdin(path: str, program: str, extra: list[str], options: argparse.Namespace) -> int:
+    """The source on stdin, checked as the file ``path``: the reports (with ``--fix``: the fixed
+    source on stdout, the reports on stderr, as ``ruff check --fix --stdin-filename`` does)."""
+    raw = sys.stdin.buffer.read()
+    file = SourceFile.from_bytes(path, raw)
+    try:
+        checked = _check_file(file, program, extra, options, stdin=True)
+    except TagSyntaxError as exc:
+        exc.filename = path
+        checked = _Checked(path, [_syntax_error(exc)], 0, 0)
+    except (SyntaxError, ToolError) as exc:
+        print(f"error: {path}: {exc}", file=sys.stderr)
+        if options.fix:
+            sys.stdout.buffer.write(raw)
+        return 2
+    assert checked is not None
+    if options.fix:
+        sys.stdout.buffer.write(raw if not checked.fixed else file.encode(_FIXED.pop(path)))
+        sys.stdout.flush()
+        with contextlib.redirect_stdout(sys.stderr):
+            _print([checked], options)
+    else:
+        _print([checked], options)
+    return 1 if checked.diagnostics else 0
+
+
+_FIXED: dict[str, str] = {}  # the fixed text of the source read from stdin
+
+
+def _check_file(file: SourceFile, program: str, extra: list[str], options: argparse.Namespace,
+                stdin: bool = False) -> _Checked | None:
+    """ruff on one file with tag strings (None: the file has none; ``stdin``: a source read
+    from stdin, checked as the file it names whether it has tag strings or not, and not written)."""
     tagged = _Tagged.of(file.text, file.path)
-    if not tagged.result.tag_strings:
+    if not tagged.result.tag_strings and not stdin:
         return None
     fixed = passes = 0
     while True:
@@ -169,7 +211,9 @@ def _check_file(file: SourceFile, program: str, extra: list[str], options: argpa
             break
         tagged, count = after
         fixed += count
-    if fixed:
+    if fixed and stdin:
+        _FIXED[file.path] = tagged.text
+    elif fixed:
         with open(file.path, "wb") as out:
             out.write(file.encode(tagged.text))
     reported = []

@@ -20,10 +20,9 @@ things remain to decide here:
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from typing import Any, Iterable, NamedTuple, Sequence
+from typing import Any, Iterable
 
-from tagstr_runtime.syntax.model import TagString
+from tagstr_runtime.editing.tag_index import Edit, TagIndex
 from tagstr_runtime.syntax.source import SourceText
 
 __all__ = ["Edit", "TagIndex", "apply_edits", "fix_edits", "is_reported"]
@@ -37,15 +36,9 @@ _TRAILING_WHITESPACE_CODES = frozenset(["W291", "W293"])
 _ARGUMENT_CODES = frozenset(["FBT003"])
 # Codes that take a placeholder for a call of the interpolations' values: "a lambda
 # that only calls its parameter" (``lambda p: url"{p}"``), which no tag string is
-# (the twin's lambda passes an f-string).  ``tools.ruff_text`` numbers the tag strings
+# (the twin's lambda passes an f-string).  ``editing.distinct_calls`` numbers the tag strings
 # that have room; the others are told here by the report ending where they end.
 _CALL_SHAPE_CODES = frozenset(["PLW0108"])
-
-
-class Edit(NamedTuple):
-    start: int  # offsets into the normalised source
-    end: int
-    content: str
 
 
 def offset(source: SourceText, location: dict[str, Any]) -> int:
@@ -54,59 +47,6 @@ def offset(source: SourceText, location: dict[str, Any]) -> int:
     if row > source.line_count:
         return len(source.text)
     return min(source.line_start(row) + column - 1, len(source.text))
-
-
-def _on_user_text(tag: TagString, at: int) -> bool:
-    if tag.tag_span.start <= at < tag.tag_span.end:
-        return True
-    for field in tag.fields():
-        if field.expr_span.start <= at < field.expr_span.end:
-            for inner in field.nested:
-                if inner.span.start <= at < inner.span.end:
-                    return _on_user_text(inner, at)
-            return True
-    return False
-
-
-class TagIndex:
-    """The outermost tag strings of a source (in order, not overlapping), found by
-    bisection: a large module has thousands of them and ruff thousands of reports."""
-
-    def __init__(self, tags: Sequence[TagString], placeholder: str) -> None:
-        self.tags = tags
-        self.starts = [t.span.start for t in tags]
-        self.ends = [t.span.end for t in tags]
-        # what ruff saw for each tag string (its first line), by tag name: a fix that
-        # writes one of them elsewhere copies a tag string as a call
-        self.seen: dict[str, set[str]] = {}
-        for tag in tags:
-            text = placeholder[tag.span.start : tag.span.end].split("\n", 1)[0]
-            self.seen.setdefault(tag.tag + "(", set()).add(text)
-
-    def enclosing(self, at: int) -> TagString | None:
-        index = bisect_right(self.starts, at) - 1
-        return self.tags[index] if index >= 0 and at < self.ends[index] else None
-
-    def ends_at(self, at: int) -> bool:
-        """Whether a tag string ends at offset ``at``."""
-        index = bisect_right(self.ends, at) - 1
-        return index >= 0 and self.ends[index] == at
-
-    def touched(self, edits: Iterable[Edit]) -> bool:
-        """An edit over, inside or replacing part of a tag string (an edit that only
-        borders one is not), or one that writes the text ruff saw for one."""
-        for edit in edits:
-            index = bisect_right(self.ends, edit.start)  # the first tag string ending after it starts
-            if index < len(self.tags) and self.starts[index] < edit.end:
-                return True
-            if index < len(self.tags) and self.starts[index] < edit.start:  # an insertion inside
-                return True
-            if edit.content and any(
-                call in edit.content and any(seen in edit.content for seen in texts)
-                for call, texts in self.seen.items()
-            ):
-                return True
-        return False
 
 
 def is_reported(diagnostic: dict[str, Any], source: SourceText, tags: TagIndex) -> bool:
@@ -124,7 +64,7 @@ def is_reported(diagnostic: dict[str, Any], source: SourceText, tags: TagIndex) 
         line = source.line_of(at)
         rest = source.line_text(line)[at - source.line_start(line) :]
         return rest.strip() == "" and rest.rstrip("\n") != ""
-    return code not in _ARGUMENT_CODES and _on_user_text(tag, at)
+    return code not in _ARGUMENT_CODES and tags.on_user_text(at)
 
 
 def fix_edits(diagnostic: dict[str, Any], source: SourceText) -> list[Edit]:

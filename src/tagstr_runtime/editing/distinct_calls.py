@@ -1,4 +1,6 @@
-"""The text ruff is shown for a source with tag strings: the placeholder, each different tag string different.
+"""The text language tools are shown for a source with tag strings: the placeholder, each tag string distinct.
+
+ruff, pyright and jedi all read this one text (``editing.placeholder_view``).
 
 The placeholder text (``desugarer.placeholder``, in characters) writes a tag string
 as a call of its interpolations' expressions, its literal text as spaces:
@@ -15,7 +17,7 @@ different tag strings whose placeholders are the same tree (1, 2, ...)::
 Two tag strings that read alike to ruff are then the same text; a tag
 string with literal text is never a plain call of its expressions.  The
 integer sits on the placeholder's own syntax, where no report is kept
-(``tools.ruff_map.is_reported``), and every line keeps its length.  A tag string
+(``tools.ruff_map.is_reported``, ``editing.placeholder_view``), and every line keeps its length.  A tag string
 without spare spaces (``url"{n}"``) stays as it is.
 """
 
@@ -27,13 +29,13 @@ from typing import Iterable
 from tagstr_runtime.syntax.model import TagString
 from tagstr_runtime.desugarer.placeholder import field_terminator, placeholder_text
 
-__all__ = ["ruff_text"]
+__all__ = ["distinct_calls_text"]
 
 _ARGUMENT_STARTS = frozenset("(,")
 _CLOSERS = frozenset("),")
 
 
-def ruff_text(text: str, tags: Iterable[TagString]) -> str:
+def distinct_calls_text(text: str, tags: Iterable[TagString]) -> str:
     """The placeholder of ``text`` in character columns, each different tag string distinct."""
     outermost = tuple(tags)
     placeholder = placeholder_text(text, outermost, char_columns=True)
