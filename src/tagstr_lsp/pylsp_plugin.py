@@ -223,7 +223,7 @@ def rename_edits(workspace: Any, document: Any, references: Any, new_name: str, 
     changes = []
     involved = always
     for path, names in by_path.items():
-        uri = uris.from_fs_path(path)
+        uri: str = uris.from_fs_path(path)  # type: ignore[no-untyped-call]  # pylsp leaves it unannotated
         open_document = workspace.get_maybe_document(uri)
         if open_document is not None:
             text = open_document.source

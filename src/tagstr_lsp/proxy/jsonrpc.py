@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import queue
 import threading
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 __all__ = ["Stream"]
 
@@ -14,7 +14,7 @@ class Stream:
     """One side's reader and writer.  Writes are queued to a thread of their own: a pump never
     blocks on a full pipe while the other side waits for it to read (two pumps write to each side)."""
 
-    def __init__(self, reader: BinaryIO, writer: BinaryIO) -> None:
+    def __init__(self, reader: IO[bytes], writer: IO[bytes]) -> None:
         self.reader = reader
         self.writer = writer
         self._queue: queue.Queue[bytes | None] = queue.Queue()

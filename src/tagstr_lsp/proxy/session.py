@@ -11,6 +11,7 @@ Diagnostics are the server's, mapped and filtered, and ours
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 from typing import Any
@@ -273,7 +274,8 @@ class Session:
                 result = {**result, "items": self.translator.diagnostics_to_source(uri, result["items"])}
             return result
         if method == "textDocument/codeAction" and isinstance(result, list):
-            kept = [without_refused(lambda a=action: self.translator.result_to_source(a, uri)) for action in result]
+            to_source = self.translator.result_to_source
+            kept = [without_refused(functools.partial(to_source, action, uri)) for action in result]
             return [action for action in kept if action is not None]
         if method == "codeAction/resolve":
             return without_refused(lambda: self.translator.result_to_source(result, uri))

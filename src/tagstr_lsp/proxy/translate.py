@@ -12,7 +12,7 @@ with it, and a fix-all split so that its changes elsewhere still apply.
 from __future__ import annotations
 
 import difflib
-from typing import Any, Callable
+from typing import Any, Callable, TypeGuard
 
 from tagstr_runtime.frontend import Edit, PlaceholderView
 
@@ -26,7 +26,7 @@ ARGUMENT_CODES = frozenset(["reportArgumentType", "reportCallIssue", "FBT003"])
 CALL_CODES = frozenset(["reportUnusedCallResult", "PLW0108"])
 
 
-def _is_range(value: Any) -> bool:
+def _is_range(value: Any) -> TypeGuard[dict[str, Any]]:
     return (isinstance(value, dict) and isinstance(value.get("start"), dict) and isinstance(value.get("end"), dict)
             and "line" in value["start"])
 
