@@ -247,10 +247,18 @@ def uv() -> str:
     return str(module.find_uv_bin())
 
 
-@pytest.fixture
-def plain_venv(tmp_path: Path, toolkit_wheel: Path) -> Iterator[Path]:
-    """A venv with tagstr-toolkit only: where a library is installed and uninstalled."""
-    python = venv(tmp_path / "venv")
+@pytest.fixture(scope="session")
+def plain_venv_session(tmp_path_factory: pytest.TempPathFactory, toolkit_wheel: Path) -> Path:
+    python = venv(tmp_path_factory.mktemp("plain") / "venv")
     run(python, "-m", "pip", "install", "-q", "--no-deps", toolkit_wheel, env=pip_env())
-    yield python
-    shutil.rmtree(tmp_path / "venv", ignore_errors=True)
+    return python
+
+
+@pytest.fixture
+def plain_venv(plain_venv_session: Path) -> Iterator[Path]:
+    """A venv with tagstr-toolkit only, where a test installs the library; removed after it."""
+    yield plain_venv_session
+    run(plain_venv_session, "-m", "pip", "uninstall", "-q", "-y", "shiplib", env=pip_env(), check=False)
+    site = site_packages(plain_venv_session)
+    for leftover in [site / "shiplib", *site.glob("shiplib-*.dist-info")]:
+        shutil.rmtree(leftover, ignore_errors=True)
