@@ -87,11 +87,11 @@ LIBRARY = {
 
 
         def table(width: int) -> str:
-            return f'<table>{html"<td>{width:\\x3e{width}}</td>"}</table>'
+            return f'<table>{html"<td>{width:>{width}}</td>"}</table>'
 
 
         def boom(user: str) -> str:
-            return html"<p>{user + 1}</p>"
+            return html"<p>{len(user) // len(user[:0])}</p>"
 
 
         def check(n: int) -> str:
