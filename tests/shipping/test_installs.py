@@ -52,7 +52,8 @@ def installer(request: pytest.FixtureRequest, pip_wheels: dict[str, Path]) -> st
 
 
 def test_uninstall_leaves_nothing_importable(
-    installer: str, plain_venv: Path, wheels: dict[str, Path], pip_wheels: dict[str, Path], request: pytest.FixtureRequest
+    installer: str, plain_venv: Path, wheels: dict[str, Path], pip_wheels: dict[str, Path],
+    request: pytest.FixtureRequest,
 ) -> None:
     uv = request.getfixturevalue("uv") if installer == "uv" else None
     install(installer, plain_venv, wheels["raw"], pip_wheels, uv)
