@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BACKENDS, LIBRARY, clean_env, run, write_project
+from shipkit import BACKENDS, LIBRARY, clean_env, run, write_project
 
 pytestmark = pytest.mark.subprocess
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BOOM_LINE, clean_env, pip_env, run, site_packages
+from shipkit import BOOM_LINE, clean_env, pip_env, run, site_packages
 
 pytestmark = [pytest.mark.subprocess, pytest.mark.slow]
 

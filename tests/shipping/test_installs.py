@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import clean_env, pip_env, run, site_packages
+from shipkit import clean_env, pip_env, run, site_packages
 
 pytestmark = [pytest.mark.subprocess, pytest.mark.slow]
 
