@@ -236,3 +236,23 @@ def test_code_inside_f_strings_compiles_on_311(tmp_path: Path) -> None:
     done = subprocess.run([python, "-c", "import ast, sys; ast.parse(open(sys.argv[1]).read())", "m.py"],
                           cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_ship_a_tree(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tagstr_runtime.shipping.tree import main
+
+    app = tmp_path / "app"
+    (app / "pkg" / "__pycache__").mkdir(parents=True)
+    (app / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (app / "pkg" / "views.py").write_text('x = 1\nv = tg"{x}"\n', encoding="utf-8")
+    (app / "pkg" / "data.json").write_text("{}", encoding="utf-8")
+    (app / "pkg" / "__pycache__" / "views.cpython-311.pyc").write_bytes(b"stale")
+    assert main(["--out", str(tmp_path / "out"), str(app)]) == 0
+    out = tmp_path / "out" / "app" / "pkg"
+    assert sorted(p.name for p in out.iterdir()) == ["__init__.py", "data.json", "views.py"]
+    compile((out / "views.py").read_text(encoding="utf-8"), "views.py", "exec")
+    assert capsys.readouterr().out == f"shipped {out / 'views.py'}\n"
+    (app / "pkg" / "broken.py").write_text('v = tg"{x!z}"\n', encoding="utf-8")
+    assert main(["--in-place", str(app)]) == 1
+    assert "broken.py:1:11: tag string: invalid conversion" in capsys.readouterr().err
+    compile((app / "pkg" / "views.py").read_text(encoding="utf-8"), "views.py", "exec")  # in place
