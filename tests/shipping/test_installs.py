@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from shipkit import clean_env, pip_env, run, site_packages
+from shipkit import clean_env, consumers_wanted, pip_env, run, site_packages
 
 pytestmark = [pytest.mark.subprocess, pytest.mark.slow]
 
@@ -46,6 +46,8 @@ def uninstall(installer: str, python: Path, pip_wheels: dict[str, Path], uv: str
 
 @pytest.fixture(params=["23.2.1", "24.2", "latest", "uv"])
 def installer(request: pytest.FixtureRequest, pip_wheels: dict[str, Path]) -> str:
+    if request.param != "24.2":  # the installers do not depend on the Python: all of them once per CI run
+        consumers_wanted()
     if request.param == "uv":
         request.getfixturevalue("uv")
     return str(request.param)
