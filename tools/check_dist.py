@@ -27,8 +27,10 @@ REPO = Path(__file__).resolve().parents[1]
 REQUIRED_IN_WHEEL = (
     "tagstr_autoload.pth",
     "tagstr_runtime/py.typed",
+    # PyInstaller finds it by file name (the pyinstaller40 entry point names its folder)
+    "tagstr_runtime/shipping/pyinstaller/hook-tagstr_runtime.py",
 )
-REQUIRED_ENTRY_POINTS = ("[pytest11]", "[flake8.extension]")
+REQUIRED_ENTRY_POINTS = ("[pytest11]", "[flake8.extension]", "[hatch]", "[pyinstaller40]")
 
 
 def build(outdir: Path, *args: str) -> None:

@@ -15,6 +15,7 @@ TYPE_CHECKING = False  # mypy treats this name as typing.TYPE_CHECKING
 __version__ = "0.1.0"
 
 __all__ = [
+    "CacheWarning",
     "Decoded",
     "DecodedConcrete",
     "Interpolation",
@@ -38,6 +39,7 @@ __all__ = [
 ]
 
 _LAZY = {
+    "CacheWarning": "run.cache_record",
     "Decoded": "_types",
     "DecodedConcrete": "_types",
     "Interpolation": "_types",
@@ -78,6 +80,7 @@ if TYPE_CHECKING:
     from tagstr_runtime.syntax.errors import TagSyntaxError
     from tagstr_runtime.run.formatting import convert, format_value
     from tagstr_runtime._importhook import install, uninstall
+    from tagstr_runtime.run.cache_record import CacheWarning
     from tagstr_runtime.integrations.ipython import (  # noqa: F401 - for IPython, not for "import *"
         load_ipython_extension,
         unload_ipython_extension,

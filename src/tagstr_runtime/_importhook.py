@@ -125,8 +125,12 @@ class TagSourceFileLoader(_SourceFileLoader):
             parent(source_path, bytecode_path, data)
             _note_written(bytecode_path, standard=True)
         elif not pending[1]:  # freshly desugared; from our cache there is nothing to write
-            parent(source_path, _tag_name(bytecode_path), data)
+            tag_path = _tag_name(bytecode_path)
+            parent(source_path, tag_path, data)
             _note_written(bytecode_path, standard=False)
+            from tagstr_runtime.run.cache_record import cache_written  # RECORD, or a warning
+
+            cache_written(source_path, tag_path)
 
 
 def _relabel_as_trimmed_importlib_frame(code: "CodeType") -> "CodeType":

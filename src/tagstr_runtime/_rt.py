@@ -10,6 +10,13 @@ from their formatted texts).  Each tag-string evaluation then
 costs one global load per argument instead of constructing objects.  The
 names are dunders: never exported by ``from m import *``, never mangled in
 class bodies, and no user code has a reason to bind them.
+
+Shipped code (``desugarer.shipped``: the plain-Python text a build hook puts
+in a wheel) imports ``Interpolation``, ``decoded``, ``raw_spec``,
+``raw_spec_fields``, ``conversion`` and ``format_value`` from here, typed so
+that a consumer's type checker infers what the tag strings give.  Those
+names are an interface: wheels built by one version run with every later
+one, so they only ever gain optional parameters.
 """
 
 from __future__ import annotations
@@ -19,11 +26,16 @@ from itertools import repeat
 
 from tagstr_runtime._types import Decoded, Interpolation, RawSpec
 
-__all__ = ["global_table", "table"]
+__all__ = [
+    "Interpolation", "conversion", "decoded", "format_value", "global_table", "raw_spec", "raw_spec_fields", "table",
+]
 
 TYPE_CHECKING = False  # no ``typing`` at run time (see _types)
 if TYPE_CHECKING:
-    from typing import Union
+    from typing import Callable, Union
+
+    from tagstr_runtime._types import Conversion
+    from tagstr_runtime.run.formatting import format_value as format_value
 
     #: ``(cooked, raw)`` of a ``Decoded``, or ``(raws, cooked)`` of a format spec with
     #: a backslash: its literal texts around its nested fields, and what ``t"..."``
@@ -47,12 +59,46 @@ def table(
     for the cyclic collector to visit again.  ``specs`` replace their slots by
     format specs with a backslash (``RawSpec``, or the function building one).
     """
-    built: list[object] = [Interpolation, *map(_new, repeat(Decoded), texts)]
-    for index, raw in raws:
-        _set(built[index + 1], "_raw", raw)
+    built: list[object] = [Interpolation, *decoded(texts, raws)]
     for index, spec_raws, cooked in specs:
         built[index + 1] = _spec(spec_raws, cooked)
     return built
+
+
+def decoded(texts: tuple[str, ...], raws: tuple[tuple[int, str], ...] = ()) -> list[Decoded]:
+    """``Decoded(texts[0]), ...``, each with the raw text ``raws`` pairs with its index
+    (the others' raw text is their text): the literal parts of a module, made once."""
+    built = list(map(_new, repeat(Decoded), texts))
+    for index, raw in raws:
+        _set(built[index], "_raw", raw)
+    return built
+
+
+def raw_spec(raws: tuple[str], cooked: tuple[str] | str) -> RawSpec:
+    """A format spec with a backslash and no nested field (see ``table``'s ``specs``)."""
+    return _raw_spec(raws, cooked, ())
+
+
+def raw_spec_fields(raws: tuple[str, ...], cooked: tuple[str, ...] | str) -> Callable[..., RawSpec]:
+    """The builder of a format spec with a backslash and nested fields: called with
+    the formatted text of each field."""
+    return lambda *formatted: _raw_spec(raws, cooked, formatted)
+
+
+def conversion(conv: Conversion) -> Conversion:
+    """``conv`` itself: a conversion a type checker knows is one (shipped code names
+    it once in its prologue where it cannot be written as a literal in place)."""
+    return conv
+
+
+def __getattr__(name: str) -> object:
+    """``format_value`` (shipped code with a nested field in a format spec), imported on first use."""
+    if name != "format_value":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from tagstr_runtime.run.formatting import format_value
+
+    globals()["format_value"] = format_value
+    return format_value
 
 
 def global_table(

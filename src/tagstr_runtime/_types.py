@@ -194,6 +194,13 @@ class Interpolation(_Fields[T_co], Generic[T_co]):
         )
 
 
+if not TYPE_CHECKING:
+    # At run time the class statement's bases are ``tuple[None]`` and ``_Subscriptable[None]``
+    # (its type variables are None there): runtime checkers read ``__orig_bases__`` as
+    # "a tuple of one None" and reject every Interpolation (beartype). The MRO is tuple's.
+    del Interpolation.__orig_bases__
+
+
 class InterpolationConcrete(Interpolation["Any"]):
     """The PEP's pure-Python spelling: ``InterpolationConcrete(getvalue, expr, conv, spec)``."""
 

@@ -34,7 +34,7 @@ from tagstr_runtime.syntax.model import Field, Literal, Span, TagString
 from tagstr_runtime.desugarer.placeholder import splice
 from tagstr_runtime.syntax.source import SourceText, decode_source
 
-__all__ = ["ReadableEmitter", "desugar"]
+__all__ = ["Layout", "ReadableEmitter", "desugar"]
 
 RUNTIME = "__import__('tagstr_runtime')"
 _SIMPLE = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
@@ -65,16 +65,28 @@ class ReadableEmitter(Emitter):
         return self._record(ast.Constant(cooked), at, f"{RUNTIME}.Decoded({args})", at[0])
 
     def interpolation(self, field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.expr:
-        layout = _Layout(value.lineno)
-        layout.put(f"{RUNTIME}.Interpolation((lambda: ")
+        layout = Layout(value.lineno)
+        layout.put(f"{self.interpolation_class}((lambda: ")
         layout.put(self.expression(field))
-        layout.put(f", {field.expr!r}, {field.effective_conv!r}, ")
+        layout.put(f", {self.literal(field.expr)}, {self.conversion(field.effective_conv)}, ")
         self.spec(layout, field)
         layout.put("))")
         return self._record(ast.Constant(None), at, layout.text(), value.lineno)
 
+    # how names and constants are written (``desugarer.shipped`` writes them otherwise) -----
+
+    interpolation_class = f"{RUNTIME}.Interpolation"
+    format_value_function = f"{RUNTIME}.format_value"
+
+    def literal(self, text: str) -> str:
+        """A ``str`` constant the generated code passes (an expression's text, a spec's)."""
+        return repr(text)
+
+    def conversion(self, conv: str | None) -> str:
+        return repr(conv)
+
     def call(self, site: TagCall) -> ast.expr:
-        layout = _Layout(site.at[0])
+        layout = Layout(site.at[0])
         layout.put(site.tag.tag + "(")
         for index, arg in enumerate(site.args):
             text, first = self._args.pop(id(arg))
@@ -96,37 +108,41 @@ class ReadableEmitter(Emitter):
         expr = splice(self.text, field.nested, _span, lambda t: self.rendered[t.span], span.start, span.end)
         return expr if _SIMPLE.fullmatch(expr) else f"({expr})"
 
-    def spec(self, layout: _Layout, field: Field) -> None:
+    def spec(self, layout: Layout, field: Field) -> None:
         """The format spec as an expression: a constant, or what the f-string spec
         formats to, each piece on the line where it was written."""
         if field.spec is None:
             layout.put("None")
             return
         if all(isinstance(part, Literal) for part in field.spec):
-            layout.put(repr("".join(part.raw for part in field.spec if isinstance(part, Literal))))
+            layout.put(self.literal("".join(part.raw for part in field.spec if isinstance(part, Literal))))
             return
         layout.put("(")
         sep = ""
         for part in field.spec:
             if isinstance(part, Literal):
-                layout.put(repr(part.raw), self.line_of(part.span.start), sep)
+                layout.put(self.literal(part.raw), self.line_of(part.span.start), sep)
             else:
                 if part.debug is not None:
-                    layout.put(repr(part.debug), self.line_of(part.span.start), sep)
+                    layout.put(self.literal(part.debug), self.line_of(part.span.start), sep)
                     sep = " + "
-                layout.put(f"{RUNTIME}.format_value(", self.line_of(part.expr_span.start), sep)
-                layout.put(self.expression(part))
-                layout.put(f", {part.effective_conv!r}, ")
-                self.spec(layout, part)
-                layout.put(")")
+                self.formatted_field(layout, part, sep)
             sep = " + "
+        layout.put(")")
+
+    def formatted_field(self, layout: Layout, part: Field, sep: str = "") -> None:
+        """A nested field of a format spec, formatted as an f-string formats it."""
+        layout.put(f"{self.format_value_function}(", self.line_of(part.expr_span.start), sep)
+        layout.put(self.expression(part))
+        layout.put(f", {self.conversion(part.effective_conv)}, ")
+        self.spec(layout, part)
         layout.put(")")
 
     def line_of(self, offset: int) -> int:
         return self.source.line_of(offset)
 
 
-class _Layout:
+class Layout:
     """Text written piece by piece, each piece starting on a given line at the latest
     (newlines are added before it; the pieces' own newlines count)."""
 

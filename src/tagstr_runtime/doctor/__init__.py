@@ -24,6 +24,7 @@ from tagstr_runtime.doctor import checkers as _checkers
 from tagstr_runtime.doctor import interpreter as _environment
 
 from tagstr_runtime.doctor import integrations as _integrations
+from tagstr_runtime.doctor import packages as _packages
 from tagstr_runtime.doctor.report import Finding, exit_status, render_json, render_text
 from tagstr_runtime.integrations.patching import strict
 
@@ -38,6 +39,7 @@ def findings(path: str) -> list[Finding]:
         ("startup-hook", _environment.startup_hook),
         ("main-script", _environment.main_script),
         ("bytecode-cache", lambda: _environment.bytecode_cache(path)),
+        ("installed-packages", _packages.installed_packages),
         ("mypy", lambda: _checkers.mypy_findings(here)),
         ("flake8", lambda: _checkers.flake8_findings(here)),
         ("pytest", _integrations.pytest),

@@ -41,6 +41,7 @@ def compile_tree(paths: Sequence[str], *, quiet: bool = False) -> int:
 
     from tagstr_runtime.run.compile import compile_source
     from tagstr_runtime._importhook import tag_cache_path
+    from tagstr_runtime.run.cache_record import cache_written as record_cache
 
     status = 0
     for path in python_files(paths):
@@ -74,6 +75,7 @@ def compile_tree(paths: Sequence[str], *, quiet: bool = False) -> int:
             print(f"can't write {target}: {exc}", file=sys.stderr)
             status = 1
             continue
+        record_cache(path, target)  # in an installed package: uninstalled with it
         if not quiet:
             print(f"{path} -> {target}")
     return status

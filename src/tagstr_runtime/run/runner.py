@@ -36,6 +36,7 @@ USAGE = """\
 usage: python -m tagstr_runtime [-c cmd | -m mod | file | -] [arg] ...
        python -m tagstr_runtime --desugar file
        python -m tagstr_runtime --compile path ...
+       python -m tagstr_runtime --ship (--out DIR | --in-place) path ...
        python -m tagstr_runtime --format [--tool black|ruff] [--check] [--diff] path ...
        python -m tagstr_runtime --ruff-check [--fix] path ...
        python -m tagstr_runtime doctor [--json] [path]
@@ -48,6 +49,9 @@ file           run the script (a directory or zip file: its __main__.py)
 --desugar file print the file's desugared plain-Python text (- reads stdin)
 --compile path ...  write the import hook's cache of every module with tag
                strings in these files and folders (what compileall cannot)
+--ship (--out DIR | --in-place) path ...   write these files and folders with
+               each module that has tag strings as plain Python (same lines),
+               for freezing, bundles and images (docs/shipping.md)
 --format path ...   format with black (or --tool ruff), tag strings kept as
                written (--check, --diff: change nothing; --help: all options)
 --ruff-check path ...   ruff check, with tag strings understood (--fix:
@@ -66,7 +70,8 @@ _TRY_HELP = "Try `python -m tagstr_runtime -h' for more information."
 class _Command(NamedTuple):
     """What the command line asks for; ``target`` is the file, code or module."""
 
-    # script | code | module | stdin | console | desugar | compile | format | ruff-check | doctor | help | version
+    # script | code | module | stdin | console | desugar | compile | format | ruff-check | ship | doctor | help
+    # | version
     kind: str
     target: str
     args: list[str]
@@ -102,7 +107,7 @@ def _parse(argv: Sequence[str]) -> _Command:
             if not rest:
                 raise _UsageError("Argument expected for the --compile option")
             return _Command("compile", rest[0], rest[1:])
-        if arg in {"--format", "--ruff-check"}:  # the command parses its own options
+        if arg in {"--format", "--ruff-check", "--ship"}:  # the command parses its own options
             return _Command(arg[2:], "", rest)
         if arg[:2] in {"-c", "-m"}:
             value = arg[2:]
@@ -159,6 +164,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tagstr_runtime.tools.ruff_check import main as ruff_check_main
 
         return ruff_check_main(command.args)
+    if command.kind == "ship":
+        from tagstr_runtime.shipping.tree import main as ship_main
+
+        return ship_main(command.args)
     if command.kind == "doctor":
         from tagstr_runtime.doctor import main as doctor
 
