@@ -18,7 +18,7 @@ from html5lib import constants
 from tagstr_runtime.analysis.embedded import Finding, Slot
 from tagstr_runtime.analysis.embedded.joined import Joined
 
-__all__ = ["EVENT_HANDLERS", "Placeholders", "Tags", "has_placeholder", "hole_findings", "spreads",
+__all__ = ["EVENT_HANDLERS", "Placeholders", "framework_script", "Tags", "has_placeholder", "hole_findings", "spreads",
            "strict_findings"]
 
 #: (start, end, token) of each start and end tag token, in text order
@@ -183,12 +183,44 @@ def _is_spread(text: str, states: list[tuple[int, str]], start: int, end: int) -
 
 def _value_hole(joined: Joined, tags: Tags, hole: int, start: int, end: int, *, unquoted: bool) -> Iterator[Finding]:
     name, prefix = _attribute_of(joined.text, tags, start, joined.text[start:end])
+    framework = framework_script(name, prefix)
     if name in EVENT_HANDLERS:
         yield joined.at_hole("html.hole-event", hole, name=name)
     elif name in _URL_ATTRIBUTES and _is_script_url(prefix):
         yield joined.at_hole("html.hole-script-url", hole, name=name)
+    elif framework is not None:  # opt-in (TAG116)
+        yield joined.at_hole("html.hole-framework-script", hole, name=name, framework=framework)
     elif unquoted:
         yield joined.at_hole("html.hole-unquoted", hole, name=name or "?")
+    elif name in _URL_ATTRIBUTES and not prefix.strip():  # opt-in (TAG117)
+        yield joined.at_hole("html.hole-whole-url", hole, name=name)
+
+
+# Alpine.js and Vue directives whose value is no JavaScript expression
+_NOT_SCRIPT = frozenset(["x-cloak", "x-ref", "x-ignore", "x-teleport", "x-transition", "v-cloak", "v-pre",
+                         "v-once", "v-memo"])
+
+
+def framework_script(name: str, prefix: str) -> str | None:
+    """The framework that runs attribute ``name``'s value (its text before the hole: ``prefix``)
+    as JavaScript: htmx's ``hx-on:*`` and ``js:`` values, Alpine.js's and Vue's directives
+    (``x-data``, ``x-on:click``, ``@click``, ``:class``, ``v-if``...); else None."""
+    if name.startswith(("hx-on", "data-hx-on")):
+        return "htmx"
+    if name in ("hx-vals", "hx-headers", "data-hx-vals", "data-hx-headers"):
+        return "htmx" if prefix.lstrip().lower().startswith(("js:", "javascript:")) else None
+    if name in ("hx-vars", "data-hx-vars"):
+        return "htmx"
+    directive = name.split(":", 1)[0].split(".", 1)[0]
+    if directive in _NOT_SCRIPT or directive.startswith("x-transition"):
+        return None
+    if name.startswith("x-"):
+        return "Alpine.js"
+    if name.startswith("v-"):
+        return "Vue"
+    if name.startswith(("@", ":")) and len(name) > 1:
+        return "Alpine.js or Vue"
+    return None
 
 
 def attribute_name(name: Any) -> str:

@@ -24,6 +24,7 @@ import sqlglot.tokens
 
 from tagstr_runtime.integrations.patching import strict
 from tagstr_runtime.analysis.embedded import IDENTIFIER, Finding, Options, Slot
+from tagstr_runtime.analysis.embedded.registry import CHECK_FAILED
 from tagstr_runtime.analysis.embedded.joined import Joined
 from tagstr_runtime.analysis.embedded.sql_engines import Engine, engine_of, sqlite_complete
 
@@ -261,7 +262,11 @@ def _judge(joined: Joined, dialect: Any, engine: Engine | None, tokens: list[Any
     text = joined.text[begin:stop]
     holes = [(i, s - begin, e - begin) for i, (s, e) in enumerate(joined.holes) if begin <= s < stop]
     for _ in range(len(holes) + 1):
-        tree, error = _sqlglot(dialect, text)
+        try:
+            tree, error = _sqlglot(dialect, text)
+        except _SqlglotFailed:  # no verdict from sqlglot, and that is said (TAG901)
+            yield joined.finding(CHECK_FAILED, begin, language="SQL", detail="sqlglot failed on this statement")
+            return
         if engine is not None:
             fault = engine.fault(_for_engine(engine, text), _spans(dialect, text))
             if fault is None:
@@ -294,6 +299,10 @@ def _judge(joined: Joined, dialect: Any, engine: Engine | None, tokens: list[Any
         text = text[:s] + (" " + text[s + 1 : e] if name else " " * (e - s)) + text[e:]
 
 
+class _SqlglotFailed(Exception):
+    """sqlglot raised something other than its ParseError."""
+
+
 def _sqlglot(dialect: Any, text: str) -> tuple[Any, ParseError | None]:
     """sqlglot's tree of one statement, or its error (None, None: sqlglot itself failed)."""
     parser = dialect.parser(error_level=ErrorLevel.RAISE, error_message_context=len(text) + 1)
@@ -304,11 +313,11 @@ def _sqlglot(dialect: Any, text: str) -> tuple[Any, ParseError | None]:
         parsed = parser.parse(tokens, text)
     except ParseError as exc:
         return None, exc
-    except Exception:  # sqlglot's own bug on odd text (seen: "{= x"): no verdict from it
+    except Exception:  # sqlglot's own bug on odd text (seen: "{= x"): said as such by _judge
         if strict():
             raise
         LOG.debug("sqlglot failed on %r", text, exc_info=True)
-        return None, None
+        raise _SqlglotFailed(text) from None
     tree = next((t for t in parsed if t is not None), None)
     first = tokens[0]
     if tree is not None and first.token_type == TokenType.VAR and not isinstance(tree, exp.Command):
@@ -423,7 +432,10 @@ def _accepts_name(engine: Engine | None, dialect: Any, text: str, holes: Sequenc
     if engine is not None:
         fault = engine.fault(_for_engine(engine, named), _spans(dialect, named))
         return fault is None or fault.at >= end
-    _, error = _sqlglot(dialect, named)
+    try:
+        _, error = _sqlglot(dialect, named)
+    except _SqlglotFailed:
+        return False
     if error is None:
         return True
     found = _sqlglot_fault(Joined([named], str), dialect, named, error)
