@@ -48,7 +48,8 @@ class Settings:
 
     def __init__(self, languages: Mapping[str, str] | None = None, sql_dialect: str = "sqlite") -> None:
         self.languages = dict(languages or {})  # tag (qualified or plain name) -> language
-        self.options = LanguageOptions(sql_dialect=sql_dialect, html_strict=True)  # TAG106's rule filters
+        # every check: the rules of the codes off by default (TAG106, TAG116, TAG117) filter
+        self.options = LanguageOptions(sql_dialect=sql_dialect, html_strict=True, html_opt_in=True)
         self._resolver: TagResolver | None = None
 
     def resolver(self) -> TagResolver:

@@ -66,6 +66,7 @@ class Options(NamedTuple):
 
     sql_dialect: str = "sqlite"
     html_strict: bool = False
+    html_opt_in: bool = False  # holes frameworks run as JavaScript (TAG116), whole-URL holes (TAG117)
 
 
 class MissingParser(Exception):

@@ -74,6 +74,9 @@ _CONTAINERS = {
     "caption": "table", "colgroup": "table", "col": "colgroup", "option": "select", "optgroup": "select",
     "head": "html", "body": "html",
 }
+# the start tags "in template" reads by the "in head" rules, staying in its mode
+_IN_HEAD = frozenset(["base", "basefont", "bgsound", "link", "meta", "noframes", "script", "style", "template",
+                      "title"])
 _ALPHANUMERIC = frozenset(constants.asciiLetters) | frozenset(constants.digits)
 
 
@@ -81,7 +84,8 @@ def check(strings: Sequence[str], slots: Sequence[Slot], options: Options) -> li
     run = _parsed(strings, slots)
     joined = run.joined
     findings = run.findings
-    findings.extend(hole_findings(joined, run.placeholders, run.states, run.tags, run.foreign_raw))
+    findings.extend(hole_findings(joined, run.placeholders, run.states, run.tags, run.foreign_raw,
+                                  opt_in=options.html_opt_in))
     if options.html_strict:
         findings.extend(strict_findings(joined, run.tags))
     return sorted(findings, key=lambda f: (run.order(f), f.kind))
@@ -345,9 +349,14 @@ class _Run:
         """The container of a template's contents: by the first start tag in them (the mode
         the spec's "in template" insertion mode switches to)."""
         tags = self.root.tags if self.root is not None else []
+        nested = 0
         for start, _, token in tags:
-            if token["type"] == _START_TAG and self.base <= start < self.base + len(self.text):
-                name: str = token["name"]
+            if not self.base <= start < self.base + len(self.text):
+                continue
+            name: str = token["name"]
+            if name == "template":  # a nested template is read by "in head" rules: no switch
+                nested += 1 if token["type"] == _START_TAG else -1
+            elif token["type"] == _START_TAG and nested <= 0 and name not in _IN_HEAD:
                 return _CONTAINERS.get(name, "div") if name not in ("head", "body") else "div"
         return "div"
 

@@ -141,7 +141,7 @@ def spreads(joined: Joined, placeholders: Placeholders, states: list[tuple[int, 
 
 
 def hole_findings(joined: Joined, placeholders: Placeholders, states: list[tuple[int, str]], tags: Tags,
-                  foreign_raw: Sequence[tuple[int, str]] = ()) -> Iterator[Finding]:
+                  foreign_raw: Sequence[tuple[int, str]] = (), *, opt_in: bool = False) -> Iterator[Finding]:
     """The holes outside text and quoted attribute values, by the tokenizer's state that read them
     (``foreign_raw``: where text went into an SVG ``<script>`` or ``<style>``)."""
     raw_starts = [start for start, _ in foreign_raw]
@@ -161,7 +161,8 @@ def hole_findings(joined: Joined, placeholders: Placeholders, states: list[tuple
             if not _is_spread(joined.text, states, start, end):
                 yield joined.at_hole("html.hole-name", hole, what="an attribute name")
         else:
-            yield from _value_hole(joined, tags, hole, start, end, unquoted=context == "unquoted-value")
+            yield from _value_hole(joined, tags, hole, start, end, unquoted=context == "unquoted-value",
+                                   opt_in=opt_in)
 
 
 def _text_run_holds(text: str, run_start: int, at: int) -> bool:
@@ -181,9 +182,10 @@ def _is_spread(text: str, states: list[tuple[int, str]], start: int, end: int) -
     return before in "\"'" and (start, "afterAttributeValueState") in states
 
 
-def _value_hole(joined: Joined, tags: Tags, hole: int, start: int, end: int, *, unquoted: bool) -> Iterator[Finding]:
+def _value_hole(joined: Joined, tags: Tags, hole: int, start: int, end: int, *, unquoted: bool,
+                opt_in: bool) -> Iterator[Finding]:
     name, prefix = _attribute_of(joined.text, tags, start, joined.text[start:end])
-    framework = framework_script(name, prefix)
+    framework = framework_script(name, prefix) if opt_in else None
     if name in EVENT_HANDLERS:
         yield joined.at_hole("html.hole-event", hole, name=name)
     elif name in _URL_ATTRIBUTES and _is_script_url(prefix):
@@ -192,7 +194,7 @@ def _value_hole(joined: Joined, tags: Tags, hole: int, start: int, end: int, *, 
         yield joined.at_hole("html.hole-framework-script", hole, name=name, framework=framework)
     elif unquoted:
         yield joined.at_hole("html.hole-unquoted", hole, name=name or "?")
-    elif name in _URL_ATTRIBUTES and not prefix.strip():  # opt-in (TAG117)
+    elif opt_in and name in _URL_ATTRIBUTES and not prefix.strip():  # opt-in (TAG117)
         yield joined.at_hole("html.hole-whole-url", hole, name=name)
 
 
