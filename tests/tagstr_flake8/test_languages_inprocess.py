@@ -181,8 +181,8 @@ def test_no_parser_imported_without_a_declared_language(tmp_path: Path, declared
         assert loaded == {f"tagstr_runtime.analysis.embedded.{name}" for name in readers}
 
 
-def test_a_parser_failure_costs_the_tag_string_not_the_file(monkeypatch: pytest.MonkeyPatch,
-                                                           caplog: pytest.LogCaptureFixture) -> None:
+def test_a_parser_failure_costs_the_tag_string_not_the_file(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     """A check raising on odd input is TAG901 at that tag string, naming the failure; the file's other
     tag strings keep their checks; under TAGSTR_STRICT the traceback is logged as an error too."""
     import tagstr_flake8.lint.language_checks as languages
@@ -197,7 +197,7 @@ def test_a_parser_failure_costs_the_tag_string_not_the_file(monkeypatch: pytest.
     monkeypatch.setattr(languages, "check", broken)
     source = HEAD + 'a = html"<p></b>"\nb = html"<p></span>"\n'
     for strict in (False, True):
-        monkeypatch.setattr(languages, "strict", lambda: strict)
+        monkeypatch.setattr(languages, "strict", lambda strict=strict: strict)
         caplog.clear()
         assert check_source(source, DEFAULT) == [(5, 9, "TAG901"), (6, 12, "TAG101")]
         assert any(r.levelname == ("ERROR" if strict else "DEBUG") for r in caplog.records) or not strict
@@ -214,8 +214,8 @@ def test_a_parser_failure_costs_the_tag_string_not_the_file(monkeypatch: pytest.
     ],
     ids=["misspelt-kind", "empty-fix", "missing-field"],
 )
-def test_a_bad_finding_is_said_not_dropped(monkeypatch: pytest.MonkeyPatch, finding: tuple[str, tuple[tuple[str, str], ...]],
-                                          says: str) -> None:
+def test_a_bad_finding_is_said_not_dropped(
+        monkeypatch: pytest.MonkeyPatch, finding: tuple[str, tuple[tuple[str, str], ...]], says: str) -> None:
     """A checker's finding its message cannot report (a misspelt kind, an empty or a missing value)
     is TAG901 naming the mistake: never a KeyError out of flake8, never a blank in a message."""
     import tagstr_flake8.lint.language_checks as languages

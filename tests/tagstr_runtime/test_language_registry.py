@@ -54,7 +54,8 @@ def test_its_checker(language: Language) -> None:
     assert "check" in defined
     if language.typed:
         assert "requirements" in defined
-    imported = {alias.name.partition(".")[0] for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
+    imported = {alias.name.partition(".")[0] for node in ast.walk(tree)
+                if isinstance(node, (ast.Import, ast.ImportFrom))
                 for alias in (node.names if isinstance(node, ast.Import) else [ast.alias(node.module or "")])}
     assert set(language.parsers) <= imported | {"json", "tomllib"}, "the parsers named are the ones it imports"
 

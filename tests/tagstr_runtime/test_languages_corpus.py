@@ -82,5 +82,6 @@ def test_sqlite_and_postgres_statements_agree_with_their_engine() -> None:
 def test_false_reports_stay_under_half_a_percent() -> None:
     snippets = _snippets()
     reported = [(s.origin, ours(s)) for s in snippets]
-    false = [(origin, found) for (origin, found), s in zip(reported, snippets) if found and engine_accepts(s) is not False]
+    false = [(origin, found) for (origin, found), snippet in zip(reported, snippets)
+             if found and engine_accepts(snippet) is not False]
     assert len(false) / len(snippets) < 0.005, false

@@ -19,8 +19,11 @@ HAVE = {name: importlib.util.find_spec(module) is not None for name, module in [
     ("html", "html5lib"), ("sql", "sqlglot"), ("css", "tinycss2"), ("postgres", "pglast")]}
 
 
+DEFAULTS = Options()
+
+
 def run(language: str, strings: list[str], exprs: list[str] | None = None, specs: list[str | None] | None = None,
-        options: Options = Options()) -> list[tuple[str, str]]:
+        options: Options = DEFAULTS) -> list[tuple[str, str]]:
     if not HAVE.get(language, True):
         pytest.skip(f"the {language} parser is not installed")
     if options.sql_dialect == "postgres" and not HAVE["postgres"]:
