@@ -162,14 +162,17 @@ def _judge(joined: Joined, dialect: Any, engine: Engine | None, tokens: list[Any
     begin, stop = tokens[0].start, tokens[-1].end + 1
     text = joined.text[begin:stop]
     holes = [(i, s - begin, e - begin) for i, (s, e) in enumerate(joined.holes) if begin <= s < stop]
+    # the first parse reads the tokens of the whole text (offsets from its start), later ones
+    # the statement with holes put aside
+    source, read, base = joined.text, tokens, begin
     for _ in range(len(holes) + 1):
         try:
-            tree, error = _sqlglot(dialect, text)
+            tree, error = _sqlglot(dialect, source, read)
         except _SqlglotFailed:  # no verdict from sqlglot, and that is said (TAG901)
             yield joined.finding(CHECK_FAILED, begin, language="SQL", detail="sqlglot failed on this statement")
             return
         if engine is not None:
-            fault = engine.fault(_for_engine(engine, text), _spans(dialect, text))
+            fault = engine.fault(_for_engine(engine, text), lambda: _spans(dialect, text))
             if fault is None:
                 if tree is not None:
                     yield from _names(joined, tree)
@@ -180,10 +183,10 @@ def _judge(joined: Joined, dialect: Any, engine: Engine | None, tokens: list[Any
                 yield from _names(joined, tree)
             return
         else:
-            found = _sqlglot_fault(joined, dialect, text, error)
+            found = _sqlglot_fault(dialect, error, read)
             if found is None:
                 return
-            at, detail = found
+            at, detail = found[0] - base, found[1]
         hole = next((h for h, s, e in holes if s <= at < e), None)
         if hole is None:
             yield _syntax(joined, dialect, text, begin, at, detail, engine)
@@ -198,19 +201,26 @@ def _judge(joined: Joined, dialect: Any, engine: Engine | None, tokens: list[Any
         _, s, e = next(h for h in holes if h[0] == hole)
         # put aside (a name as a name, anything else left out): is the rest right?
         text = text[:s] + (" " + text[s + 1 : e] if name else " " * (e - s)) + text[e:]
+        source, read, base = text, _tokens(dialect, text), 0
+        if not read:
+            return
 
 
 class _SqlglotFailed(Exception):
     """sqlglot raised something other than its ParseError."""
 
 
-def _sqlglot(dialect: Any, text: str) -> tuple[Any, ParseError | None]:
-    """sqlglot's tree of one statement, or its error (None, None: sqlglot itself failed)."""
+def _tokens(dialect: Any, text: str) -> list[Any]:
+    try:
+        return list(dialect.tokenizer().tokenize(text))
+    except TokenError:
+        return []
+
+
+def _sqlglot(dialect: Any, text: str, tokens: list[Any]) -> tuple[Any, ParseError | None]:
+    """sqlglot's tree of one statement (``tokens``, read from ``text``), or its error."""
     parser = dialect.parser(error_level=ErrorLevel.RAISE, error_message_context=len(text) + 1)
     try:
-        tokens = dialect.tokenizer().tokenize(text)
-        if not tokens:
-            return None, None
         parsed = parser.parse(tokens, text)
     except ParseError as exc:
         return None, exc
@@ -227,10 +237,10 @@ def _sqlglot(dialect: Any, text: str) -> tuple[Any, ParseError | None]:
     return tree, None
 
 
-def _sqlglot_fault(joined: Joined, dialect: Any, text: str, exc: ParseError) -> tuple[int, str] | None:
-    """Where sqlglot stopped in ``text``, and what it said; None: no verdict (a statement
-    sqlglot does not know, whose first word is no misspelt keyword)."""
-    tokens = dialect.tokenizer().tokenize(text)
+def _sqlglot_fault(dialect: Any, exc: ParseError, tokens: list[Any]) -> tuple[int, str] | None:
+    """Where sqlglot stopped (an offset of the text ``tokens`` were read from), and what it
+    said; None: no verdict (a statement sqlglot does not know, whose first word is no
+    misspelt keyword)."""
     first = tokens[0]
     if first.token_type == TokenType.VAR:
         if _keyword_like(first.text, _statement_words(dialect)) is None:
@@ -242,7 +252,7 @@ def _sqlglot_fault(joined: Joined, dialect: Any, text: str, exc: ParseError) -> 
     description = str(error.get("description") or "syntax error")
     last = tokens[-1]
     if at >= last.start and description.startswith("Expecting "):  # the statement ended too soon
-        return len(text), description
+        return last.end + 1, description
     return at, description
 
 
@@ -331,15 +341,18 @@ def _accepts_name(engine: Engine | None, dialect: Any, text: str, holes: Sequenc
         return False
     named = text[:start] + " " + text[start + 1 : end] + text[end:]
     if engine is not None:
-        fault = engine.fault(_for_engine(engine, named), _spans(dialect, named))
+        fault = engine.fault(_for_engine(engine, named), lambda: _spans(dialect, named))
         return fault is None or fault.at >= end
+    tokens = _tokens(dialect, named)
+    if not tokens:
+        return False
     try:
-        _, error = _sqlglot(dialect, named)
+        _, error = _sqlglot(dialect, named, tokens)
     except _SqlglotFailed:
         return False
     if error is None:
         return True
-    found = _sqlglot_fault(Joined([named], str), dialect, named, error)
+    found = _sqlglot_fault(dialect, error, tokens)
     return found is not None and found[0] >= end
 
 

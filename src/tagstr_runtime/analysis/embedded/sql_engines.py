@@ -14,8 +14,10 @@ carry their offset.  Other dialects have no engine here: sqlglot decides.
 from __future__ import annotations
 
 import re
-import sqlite3
-from typing import Callable, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
+
+if TYPE_CHECKING:
+    import sqlite3
 
 __all__ = ["Engine", "SyntaxFault", "engine_of", "sqlite_complete"]
 
@@ -30,7 +32,8 @@ class SyntaxFault(NamedTuple):
 
 class Engine(NamedTuple):
     name: str
-    fault: Callable[[str, Sequence[tuple[int, int]]], SyntaxFault | None]  # (text, token spans) -> fault
+    # (text, its token spans when asked) -> the fault, or None
+    fault: Callable[[str, Callable[[], Sequence[tuple[int, int]]]], SyntaxFault | None]
     parameter: Callable[[int], str]  # a bound parameter's text, for hole i
 
 
@@ -38,9 +41,20 @@ _SQLITE_SYNTAX = re.compile(r'near "(.*)": syntax error|incomplete input|unrecog
 _connection: sqlite3.Connection | None = None
 
 
+def _sqlite_module() -> Any:
+    """The standard library's ``sqlite3``, or None where the build has none (Pyodide loads it
+    as a package of its own)."""
+    try:
+        import sqlite3
+    except ImportError:
+        return None
+    return sqlite3
+
+
 def _sqlite() -> sqlite3.Connection:
     global _connection
     if _connection is None:
+        sqlite3 = _sqlite_module()
         _connection = sqlite3.connect(":memory:", check_same_thread=False)
         _connection.set_authorizer(lambda *args: sqlite3.SQLITE_DENY)
     return _connection
@@ -51,6 +65,7 @@ def _sqlite_says(text: str) -> str | None:
     statement = text if re.match(r"\s*explain\b", text, re.I) else "EXPLAIN " + text
     if "\x00" in statement:  # the module refuses it before SQLite sees it
         return 'unrecognized token: "\\x00"'
+    sqlite3 = _sqlite_module()
     try:
         _sqlite().execute(statement)
     except sqlite3.Warning:  # more than one statement: each is checked on its own
@@ -61,10 +76,11 @@ def _sqlite_says(text: str) -> str | None:
     return None
 
 
-def _sqlite_fault(text: str, spans: Sequence[tuple[int, int]]) -> SyntaxFault | None:
+def _sqlite_fault(text: str, token_spans: Callable[[], Sequence[tuple[int, int]]]) -> SyntaxFault | None:
     said = _sqlite_says(text)
     if said is None:
         return None
+    spans = token_spans()
     if said.startswith("incomplete input"):
         return SyntaxFault(len(text.rstrip().rstrip(";").rstrip()), "the statement ends too soon")
     # the first token at which a prefix fails (not merely "incomplete"): SQLite's parser
@@ -84,10 +100,11 @@ def _sqlite_fault(text: str, spans: Sequence[tuple[int, int]]) -> SyntaxFault | 
 def sqlite_complete(text: str) -> bool:
     """Whether ``text`` ends a statement, as SQLite's tokenizer sees it (``CREATE TRIGGER
     ... BEGIN ...; END;`` is one statement)."""
-    return sqlite3.complete_statement(text.replace("\x00", " "))
+    sqlite3 = _sqlite_module()
+    return sqlite3 is None or bool(sqlite3.complete_statement(text.replace("\x00", " ")))
 
 
-def _postgres_fault(text: str, spans: Sequence[tuple[int, int]]) -> SyntaxFault | None:
+def _postgres_fault(text: str, token_spans: Callable[[], Sequence[tuple[int, int]]]) -> SyntaxFault | None:
     from pglast import parser
 
     if "\x00" in text:
@@ -114,7 +131,7 @@ def _postgres_parameter(index: int) -> str:
 def engine_of(dialect: str) -> Engine | None:
     """The engine whose grammar decides for ``dialect`` (sqlglot's name), if it is here."""
     if dialect == "sqlite":
-        return Engine("SQLite", _sqlite_fault, _sqlite_parameter)
+        return Engine("SQLite", _sqlite_fault, _sqlite_parameter) if _sqlite_module() is not None else None
     if dialect in ("postgres", "postgresql"):
         try:
             import pglast  # noqa: F401
