@@ -173,6 +173,7 @@ class _Run:
         self.element_starts: dict[int, int] = {}
         self.foreign_raw: list[tuple[int, str]] = []  # (token start, element) of text in SVG <script>, <style>
         self.token_start = 0
+        self.self_closed: set[int] = set()  # start tags of non-void elements written <div/>: one report
         self._lines: list[int] | None = None
 
     def offset(self, position: tuple[int, int]) -> int:
@@ -308,6 +309,10 @@ class _Run:
         elif code in ("expected-doctype-but-got-start-tag", "expected-doctype-but-got-chars"):
             self._tree_report("html.syntax", at, detail="no <!DOCTYPE html> before the document",
                               fix="start the document with <!DOCTYPE html>")
+        elif code == "non-void-element-with-trailing-solidus":
+            self.self_closed.add(at)
+            self._tree_report("html.syntax", at, detail=_describe(code, datavars),
+                              fix=f"write <{name}></{name}>: the '/' does not close it")
         elif code == "XXX-undefined-error":  # html5lib names none: the token is out of place
             self._tree_report("html.syntax", at, detail=f"unexpected {_token_text(self.text, at)!r} here")
         else:
@@ -317,6 +322,8 @@ class _Run:
         for element in parser.tree.openElements:
             name = element.name
             if name in _EOF_CLOSED or _has_placeholder(name) or id(element) not in self.element_starts:
+                continue
+            if self.element_starts[id(element)] in self.self_closed:  # reported as <name/>
                 continue
             self._tree_report("html.unclosed", self.element_starts[id(element)], name=name)
 

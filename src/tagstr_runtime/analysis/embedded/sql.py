@@ -165,6 +165,7 @@ def _judge(joined: Joined, dialect: Any, engine: Engine | None, tokens: list[Any
     # the first parse reads the tokens of the whole text (offsets from its start), later ones
     # the statement with holes put aside
     source, read, base = joined.text, tokens, begin
+    aside: int | None = None  # where the last hole put aside ended
     for _ in range(len(holes) + 1):
         try:
             tree, error = _sqlglot(dialect, source, read)
@@ -189,7 +190,8 @@ def _judge(joined: Joined, dialect: Any, engine: Engine | None, tokens: list[Any
             at, detail = found[0] - base, found[1]
         hole = next((h for h, s, e in holes if s <= at < e), None)
         if hole is None:
-            yield _syntax(joined, dialect, text, begin, at, detail, engine)
+            if aside is None or text[aside:at].strip():  # not what putting a hole aside left
+                yield _syntax(joined, dialect, text, begin, at, detail, engine)
             return
         name = _accepts_name(engine, dialect, text, holes, hole)
         if hole not in done:
@@ -201,6 +203,7 @@ def _judge(joined: Joined, dialect: Any, engine: Engine | None, tokens: list[Any
         _, s, e = next(h for h in holes if h[0] == hole)
         # put aside (a name as a name, anything else left out): is the rest right?
         text = text[:s] + (" " + text[s + 1 : e] if name else " " * (e - s)) + text[e:]
+        aside = e
         source, read, base = text, _tokens(dialect, text), 0
         if not read:
             return
