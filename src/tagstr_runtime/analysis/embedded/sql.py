@@ -15,6 +15,7 @@ from __future__ import annotations
 import difflib
 import logging
 import re
+from functools import partial
 from typing import Any, Iterator, Sequence
 
 import sqlglot
@@ -173,7 +174,7 @@ def _judge(joined: Joined, dialect: Any, engine: Engine | None, tokens: list[Any
             yield joined.finding(CHECK_FAILED, begin, language="SQL", detail="sqlglot failed on this statement")
             return
         if engine is not None:
-            fault = engine.fault(_for_engine(engine, text), lambda: _spans(dialect, text))
+            fault = engine.fault(_for_engine(engine, text), partial(_spans, dialect, text))
             if fault is None:
                 if tree is not None:
                     yield from _names(joined, tree)
@@ -344,7 +345,7 @@ def _accepts_name(engine: Engine | None, dialect: Any, text: str, holes: Sequenc
         return False
     named = text[:start] + " " + text[start + 1 : end] + text[end:]
     if engine is not None:
-        fault = engine.fault(_for_engine(engine, named), lambda: _spans(dialect, named))
+        fault = engine.fault(_for_engine(engine, named), partial(_spans, dialect, named))
         return fault is None or fault.at >= end
     tokens = _tokens(dialect, named)
     if not tokens:
