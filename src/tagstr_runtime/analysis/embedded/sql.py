@@ -68,8 +68,8 @@ def check(strings: Sequence[str], slots: Sequence[Slot], options: Options) -> li
         return f":{_PREFIX}{index}"
 
     joined = Joined(strings, placeholder)
-    name = options.sql_dialect or "sqlite"
-    dialect = sqlglot.Dialect.get_or_raise(name)
+    name = options.sql_dialect  # "": sqlglot's own (generic) dialect
+    dialect = sqlglot.Dialect.get_or_raise(name or None)
     findings: list[Finding] = []
     tokenizer = dialect.tokenizer()
     try:
