@@ -47,6 +47,10 @@ if TYPE_CHECKING:
         ATTRIBUTES, IDENTIFIER, LanguageOptions, MissingParser, check_language, hole_requirements, language_name,
     )
     from tagstr_runtime.analysis.embedded.declared import LanguageResolver
+    from tagstr_runtime.analysis.embedded.registry import (
+        CHECK_FAILED, FAILURE as CHECK_FAILURE, REGISTRY as LANGUAGE_REGISTRY, Language, Report as LanguageReport,
+        reports as language_reports,
+    )
     from tagstr_runtime.analysis.embedded.templates import template_of_site, template_of_tstring
     from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver, annotation_says_tag
     from tagstr_runtime.analysis.findings import (
@@ -136,6 +140,12 @@ _LAZY = {
     "ATTRIBUTES": "analysis.embedded",
     "IDENTIFIER": "analysis.embedded",
     "LanguageResolver": "analysis.embedded.declared",
+    "LANGUAGE_REGISTRY": "analysis.embedded.registry",
+    "Language": "analysis.embedded.registry",
+    "LanguageReport": "analysis.embedded.registry",
+    "language_reports": "analysis.embedded.registry",
+    "CHECK_FAILED": "analysis.embedded.registry",
+    "CHECK_FAILURE": "analysis.embedded.registry",
     "template_of_site": "analysis.embedded.templates",
     "template_of_tstring": "analysis.embedded.templates",
     # what editors and language servers read (tagstr_lsp): the placeholder view and its way back
@@ -199,6 +209,8 @@ __all__ = [
     "assignment_expressions",
     "ATTRIBUTES",
     "Binding",
+    "CHECK_FAILED",
+    "CHECK_FAILURE",
     "check_language",
     "CHECKER_MODULE",
     "class_variables",
@@ -222,7 +234,11 @@ __all__ = [
     "INTERPOLATION_TYPE",
     "is_character_name",
     "KEYWORDS_BEFORE_STRING",
+    "Language",
+    "LANGUAGE_REGISTRY",
     "language_name",
+    "language_reports",
+    "LanguageReport",
     "LanguageOptions",
     "LanguageResolver",
     "Lines",

@@ -19,9 +19,9 @@ from typing import Callable
 
 import pytest
 
-from tagstr_flake8 import check_source
+from tagstr_flake8 import check_source, source_messages
 from tagstr_flake8.lint.language_checks import configured
-from tagstr_flake8.lint.messages import LANGUAGE_MESSAGES
+from tagstr_flake8.lint.messages import LANGUAGE_MESSAGES, OFF_BY_DEFAULT
 
 from flake8_harness import ENV, EXAMPLES, expectations, flake8, name_of, options, runs_here
 
@@ -38,8 +38,8 @@ HEAD = dedent('''\
     ''')
 
 
-# the language codes on by default (TAG106, strict HTML, is not)
-DEFAULT = tuple(cls.code for cls in LANGUAGE_MESSAGES if cls.code != "TAG106")
+# the language codes on by default (TAG106, strict HTML, TAG116 and TAG117 are not)
+DEFAULT = tuple(cls.code for cls in LANGUAGE_MESSAGES if cls.code not in OFF_BY_DEFAULT)
 
 
 def codes(source: str, select: tuple[str, ...] = DEFAULT) -> list[tuple[int, int, str]]:
@@ -51,7 +51,7 @@ def test_every_language_code_fires_in_the_examples() -> None:
     fired = {
         code for path in EXAMPLES.glob("lang_*.py") if runs_here(path) for _, _, code in expectations(path)
     }
-    assert {cls.code for cls in LANGUAGE_MESSAGES} <= fired
+    assert {cls.code for cls in LANGUAGE_MESSAGES} - {"TAG901"} <= fired  # a failed check: below
 
 
 @needs_parsers
@@ -153,7 +153,7 @@ def test_missing_parser_one_note_per_run(tmp_path: Path) -> None:
 
 _IMPORTS = """
 import sys
-from tagstr_flake8 import check_source
+from tagstr_flake8 import check_source, source_messages
 source = open(sys.argv[1], encoding="utf-8").read()
 check_source(source, ("TAG",))
 parsers = ("html5lib", "sqlglot", "tinycss2", "yaml", "tree_sitter", "tree_sitter_javascript")
@@ -177,24 +177,60 @@ def test_no_parser_imported_without_a_declared_language(tmp_path: Path, declared
         assert "tagstr_runtime.analysis.embedded.sql" in loaded
         assert "tagstr_runtime.analysis.embedded.html" not in loaded and "html5lib" not in loaded
     else:  # only the reader of declarations
-        readers = ("declared", "qualified", "written")
+        readers = ("declared", "qualified", "registry", "written")
         assert loaded == {f"tagstr_runtime.analysis.embedded.{name}" for name in readers}
 
 
-def test_a_parser_failure_costs_the_tag_string_not_the_file(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A parser raising on odd input: under TAGSTR_STRICT it surfaces; otherwise logged and skipped."""
+def test_a_parser_failure_costs_the_tag_string_not_the_file(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """A check raising on odd input is TAG901 at that tag string, naming the failure; the file's other
+    tag strings keep their checks; under TAGSTR_STRICT the traceback is logged as an error too."""
     import tagstr_flake8.lint.language_checks as languages
 
-    def broken(*args: object) -> list[object]:
-        raise RuntimeError("parser bug")
+    real = languages.check
+
+    def broken(language: str, strings: list[str], *args: object) -> object:
+        if "</b>" in strings[0]:
+            raise RuntimeError("parser bug")
+        return real(language, strings, *args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(languages, "check", broken)
-    monkeypatch.setattr(languages, "strict", lambda: True)
-    source = HEAD + 'a = html"<p></b>"\n'
-    with pytest.raises(RuntimeError):
-        check_source(source, ("TAG",))
-    monkeypatch.setattr(languages, "strict", lambda: False)
-    assert check_source(source, ("TAG",)) == []
+    source = HEAD + 'a = html"<p></b>"\nb = html"<p></span>"\n'
+    for strict in (False, True):
+        monkeypatch.setattr(languages, "strict", lambda strict=strict: strict)
+        caplog.clear()
+        assert check_source(source, DEFAULT) == [(5, 9, "TAG901"), (6, 12, "TAG101")]
+        assert any(r.levelname == ("ERROR" if strict else "DEBUG") for r in caplog.records) or not strict
+    [message] = [m for m in source_messages(source, DEFAULT) if m.code == "TAG901"]
+    assert "RuntimeError: parser bug" in message.text
+
+
+@pytest.mark.parametrize(
+    ("finding", "says"),
+    [
+        (("html.no-such-kind", ()), "unknown kind 'html.no-such-kind'"),
+        (("html.syntax", (("detail", "x"), ("fix", ""))), "empty fix"),
+        (("html.unclosed", ()), "without name"),
+    ],
+    ids=["misspelt-kind", "empty-fix", "missing-field"],
+)
+def test_a_bad_finding_is_said_not_dropped(
+        monkeypatch: pytest.MonkeyPatch, finding: tuple[str, tuple[tuple[str, str], ...]], says: str) -> None:
+    """A checker's finding its message cannot report (a misspelt kind, an empty or a missing value)
+    is TAG901 naming the mistake: never a KeyError out of flake8, never a blank in a message."""
+    import tagstr_flake8.lint.language_checks as languages
+    from tagstr_runtime.analysis.embedded import Finding
+
+    kind, args = finding
+    monkeypatch.setattr(languages, "check", lambda *a: [Finding(kind, 0, 0, None, args)])
+    [message] = source_messages(HEAD + 'a = html"<p></b>"\n', DEFAULT)
+    assert message.code == "TAG901" and says in message.text, message.text
+
+
+def test_a_default_fix_is_kept() -> None:
+    """A finding without a fix gets its message's default one."""
+    [message] = source_messages(HEAD + 'a = html"<a href=\\"x>"\n', ("TAG104",))
+    assert message.text.endswith("write what you mean")
 
 
 def tstring_twin(text: str) -> tuple[str, Callable[[int, int], tuple[int, int]]]:
@@ -230,7 +266,7 @@ def test_tstring_twin_of_each_example(path: Path) -> None:
         pytest.skip("a parser it needs is not installed")
     text = path.read_text(encoding="utf-8")
     twin, moved = tstring_twin(text)
-    select = [cls.code for cls in LANGUAGE_MESSAGES if cls.code != "TAG106"]
+    select = [cls.code for cls in LANGUAGE_MESSAGES if cls.code not in OFF_BY_DEFAULT]
     select += re.findall(r"TAG\d{3}", " ".join(options(path)))
     mapping = " ".join(o.removeprefix("--tag-languages=") for o in options(path) if o.startswith("--tag-languages="))
     with configured(mapping):

@@ -26,6 +26,8 @@ ENTRY_POINT = {
     "tagstr_flake8.lint.language_options", "tagstr_flake8.lint.shared_notes", "tagstr_flake8.lint.messages",
     "tagstr_flake8.host", "tagstr_flake8.host.patch", "tagstr_flake8.lint", "tagstr_flake8.rules",
     "tagstr_runtime.frontend", "tagstr_runtime.integrations", "tagstr_runtime.integrations.patching",
+    # the language registry (data only): the language codes' texts and which are on
+    "tagstr_runtime.analysis", "tagstr_runtime.analysis.embedded", "tagstr_runtime.analysis.embedded.registry",
 }
 #: What checking files without tag strings may add: the rules that run on every file
 #: (TAG003 on by default, TAG008 when selected) and the words they need.

@@ -484,9 +484,9 @@ def test_flake8_ignore_turns_the_off_by_default_codes_on(place: Place) -> None:
     assert config == {
         "check": "flake8-config", "status": "warning",
         "message": "ignore = in ./tox.ini replaces flake8's default ignore list, so the off-by-default "
-        "TAG006, TAG008, TAG009, TAG010, TAG013, TAG106 are on",
+        "TAG006, TAG008, TAG009, TAG010, TAG013, TAG106, TAG116, TAG117 are on",
         "fix": "write extend-ignore = instead of ignore = in ./tox.ini "
-        "(or add TAG006,TAG008,TAG009,TAG010,TAG013,TAG106 to it)",
+        "(or add TAG006,TAG008,TAG009,TAG010,TAG013,TAG106,TAG116,TAG117 to it)",
     }
     assert report.returncode == 0
 

@@ -25,6 +25,7 @@ from tagstr_runtime.analysis.embedded import (
 )
 from tagstr_runtime.analysis.definitions import TagResolver
 from tagstr_runtime.analysis.embedded.declared import LanguageResolver
+from tagstr_runtime.analysis.embedded.registry import reports
 from tagstr_runtime.analysis.module import ModuleAnalysis
 
 
@@ -232,15 +233,19 @@ _PIECES = [*"<>/=\"'&;#x{}[]():,.-_ \n\t\r\x00\\`$*%aZ09é\U0001F600", "<div>", 
     language=st.sampled_from(sorted(PARSERS)),
     strings=st.lists(st.lists(st.sampled_from(_PIECES), max_size=10).map("".join), min_size=1, max_size=4),
     spec=st.sampled_from([None, "i", "q", "", ">10"]),
+    dialect=st.sampled_from(["sqlite", "postgres", "mysql", "oracle"]),
 )
-def test_any_text_gives_findings_in_range(language: str, strings: list[str], spec: str | None) -> None:
-    """Odd text never raises from our code, and every finding names a place that exists."""
+def test_any_text_gives_findings_in_range(language: str, strings: list[str], spec: str | None, dialect: str) -> None:
+    """Odd text never raises from our code, every finding is of a registered kind, and names a
+    place that exists."""
     if not have(PARSERS[language]):
         return
     slots = [Slot("x", None, spec)] * (len(strings) - 1)
-    with _lenient():  # a parser's own bug (sqlglot on "{= x") is contained, not re-raised
-        found = check(language, strings, slots, Options(html_strict=True))
+    with _lenient():  # a parser's own bug (sqlglot on "{= x") is contained: TAG901, not re-raised
+        found = check(language, strings, slots, Options(sql_dialect=dialect, html_strict=True, html_opt_in=True))
+    known = reports()
     for finding in found:
+        assert finding.kind in known
         if finding.hole is None:
             assert 0 <= finding.part < len(strings) and 0 <= finding.offset <= len(strings[finding.part])
         else:

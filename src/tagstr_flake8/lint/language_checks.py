@@ -22,17 +22,12 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
 from weakref import WeakKeyDictionary
 
 from tagstr_runtime.frontend import (
-    LanguageOptions, MissingParser, SourceText, check_language, language_name, strict,
+    CHECK_FAILED, LanguageOptions, MissingParser, SourceText, check_language, language_name, strict,
 )
 
 from tagstr_flake8.lint import shared_notes as _shared_notes
 from tagstr_flake8.lint.context import FileContext
-from tagstr_flake8.lint.messages import (
-    CssHoleSelector, CssSyntax, DataDuplicateKey, DataHoleKey, DataSyntax, HtmlDuplicateAttribute, HtmlEndTag,
-    HtmlHoleComment, HtmlHoleEvent, HtmlHoleName, HtmlHoleRawText, HtmlHoleScriptUrl, HtmlHoleUnquoted,
-    HtmlReference, HtmlStrict, HtmlSyntax, HtmlUnclosed, JsHoleString, JsSyntax, SqlAdjacentHoles,
-    SqlHoleComment, SqlHoleIdentifier, SqlHoleKeyword, SqlHoleLiteral, SqlStatements, SqlSyntax, TagMessage,
-)
+from tagstr_flake8.lint.messages import LANGUAGE_FIXES, LANGUAGE_MESSAGE_OF, TagMessage
 
 __all__ = ["Settings", "configure", "configured", "forget_modules", "messages_of", "parse_mapping"]
 
@@ -41,26 +36,6 @@ if TYPE_CHECKING:
 
 LOG = logging.getLogger(__name__)
 
-#: A finding's kind -> the message reporting it.
-MESSAGE_OF: Mapping[str, type[TagMessage]] = {
-    "html.end-tag": HtmlEndTag, "html.unclosed": HtmlUnclosed, "html.duplicate-attribute": HtmlDuplicateAttribute,
-    "html.syntax": HtmlSyntax, "html.reference": HtmlReference, "html.strict": HtmlStrict,
-    "html.hole-unquoted": HtmlHoleUnquoted, "html.hole-name": HtmlHoleName, "html.hole-raw-text": HtmlHoleRawText,
-    "html.hole-comment": HtmlHoleComment, "html.hole-event": HtmlHoleEvent,
-    "html.hole-script-url": HtmlHoleScriptUrl,
-    "sql.syntax": SqlSyntax, "sql.hole-identifier": SqlHoleIdentifier, "sql.hole-keyword": SqlHoleKeyword,
-    "sql.hole-literal": SqlHoleLiteral, "sql.hole-comment": SqlHoleComment, "sql.adjacent": SqlAdjacentHoles,
-    "sql.statements": SqlStatements,
-    "css.syntax": CssSyntax, "css.hole-selector": CssHoleSelector,
-    "js.syntax": JsSyntax, "js.hole-string": JsHoleString,
-    "data.syntax": DataSyntax, "data.duplicate-key": DataDuplicateKey, "data.hole-key": DataHoleKey,
-}
-#: The fix a syntax message names when the parser's finding has none of its own.
-DEFAULT_FIX: Mapping[type[TagMessage], str] = {
-    HtmlSyntax: "browsers repair it each in their own way: write what you mean",
-    SqlSyntax: "check the statement there", CssSyntax: "check the rule there",
-    JsSyntax: "check the code there", DataSyntax: "check the text there",
-}
 check = check_language  # a module-level name: tests replace it
 
 # a t-string prefix (3.14): t, tr, rt in any case, right before a quote
@@ -73,7 +48,8 @@ class Settings:
 
     def __init__(self, languages: Mapping[str, str] | None = None, sql_dialect: str = "sqlite") -> None:
         self.languages = dict(languages or {})  # tag (qualified or plain name) -> language
-        self.options = LanguageOptions(sql_dialect=sql_dialect, html_strict=True)  # TAG106's rule filters
+        # every check: the rules of the codes off by default (TAG106, TAG116, TAG117) filter
+        self.options = LanguageOptions(sql_dialect=sql_dialect, html_strict=True, html_opt_in=True)
         self._resolver: TagResolver | None = None
 
     def resolver(self) -> TagResolver:
@@ -176,24 +152,56 @@ def _tstring_calls(tree: ast.AST) -> Iterator[tuple[ast.expr, ast.AST]]:
             yield node.func, node.args[0]
 
 
+class BadFinding(Exception):
+    """A finding its message cannot report: an unknown kind, a value missing or empty."""
+
+
 def _check(language: str, template: Any, source: SourceText) -> Iterator[TagMessage]:
+    """The messages of one template's findings; a check that fails is reported at the template
+    (TAG901, naming the failure), never dropped, and costs only that template's other reports."""
     try:
         findings = check(language, template.strings, template.slots, SETTINGS.options)
     except MissingParser as exc:
         _note(exc)
         return
-    except Exception:  # a parser's bug on odd input costs this tag string's checks, not the file's
-        if strict():
-            raise
-        LOG.exception("tagstr_flake8: the %s check failed", language)
+    except Exception as exc:  # a parser's bug on odd input, or ours
+        yield _failure(language, template, source, exc)
         return
     for finding in findings:
-        message = MESSAGE_OF[finding.kind]
-        line, col = source.line_col_byte(template.source_offset(finding))
-        args: dict[str, object] = {"fix": DEFAULT_FIX.get(message, ""), **dict(finding.args)}
-        if finding.hole is not None:
-            args["expr"] = template.slots[finding.hole].expr
-        yield message(line, col, **{name: args.get(name, "") for name in message.field_names})
+        try:
+            yield _message(finding, template, source)
+        except BadFinding as exc:
+            yield _failure(language, template, source, exc)
+
+
+def _message(finding: Any, template: Any, source: SourceText) -> TagMessage:
+    message = LANGUAGE_MESSAGE_OF.get(finding.kind)
+    if message is None or finding.kind == CHECK_FAILED:
+        raise BadFinding(f"a finding of unknown kind {finding.kind!r}")
+    args: dict[str, object] = dict(finding.args)
+    empty = sorted(name for name, value in args.items() if value == "")
+    if empty:  # fix="" would erase the default fix, detail="" print nothing
+        raise BadFinding(f"a {finding.kind!r} finding with an empty {', '.join(empty)}")
+    if "fix" not in args and finding.kind in LANGUAGE_FIXES:
+        args["fix"] = LANGUAGE_FIXES[finding.kind]
+    if finding.hole is not None:
+        args["expr"] = template.slots[finding.hole].expr
+    missing = sorted(message.field_names - args.keys())
+    if missing:
+        raise BadFinding(f"a {finding.kind!r} finding without {', '.join(missing)}")
+    line, col = source.line_col_byte(template.source_offset(finding))
+    return message(line, col, **{name: args[name] for name in message.field_names})
+
+
+def _failure(language: str, template: Any, source: SourceText, exc: BaseException) -> TagMessage:
+    """TAG901 at the template's text (under TAGSTR_STRICT=1 its traceback goes to stderr too)."""
+    if strict():
+        LOG.error("tagstr_flake8: the %s check failed", language, exc_info=exc)
+    else:
+        LOG.debug("tagstr_flake8: the %s check failed", language, exc_info=exc)
+    error = f"{type(exc).__name__}: {exc}" if not isinstance(exc, BadFinding) else str(exc)
+    line, col = source.line_col_byte(template.string_offset(0, 0))
+    return LANGUAGE_MESSAGE_OF[CHECK_FAILED](line, col, language=language, detail=error)
 
 
 def _note(exc: MissingParser) -> None:

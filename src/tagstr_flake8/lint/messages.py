@@ -8,26 +8,25 @@ each value once.  Grepping a code finds its class here, its rule in
 ``rules/``, its example file in ``tests/tagstr_flake8/examples/`` and its entry in
 ``docs/flake8.md``.
 
-The table is not split by topic although it is long (the embedded-language
-codes, ``TAG1xx``-``TAG5xx``, doubled it): one file holds every code, so a
-code is found, and a new one numbered, in one place.
+The embedded-language codes (``TAG1xx``-``TAG5xx``, ``TAG901``) are made here
+from the language registry's entries (``tagstr_runtime.frontend.LANGUAGE_REGISTRY``),
+which holds their texts: a language is declared in one place.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from string import Formatter
-from typing import Any, ClassVar, Final, Mapping
+from typing import Any, ClassVar, Final, Mapping, cast
+
+from tagstr_runtime.frontend import LanguageReport, language_reports
 
 __all__ = [
     "ArgumentlessSuper", "AssignmentExpression", "BACKSLASH_N_FIX", "BuiltinTag", "ClassVariable", "CODES",
-    "CssHoleSelector", "CssSyntax", "DataDuplicateKey", "DataHoleKey", "DataSyntax", "ExceptTarget", "HOOK_CODES",
-    "HtmlDuplicateAttribute", "HtmlEndTag", "HtmlHoleComment", "HtmlHoleEvent", "HtmlHoleName", "HtmlHoleRawText",
-    "HtmlHoleScriptUrl", "HtmlHoleUnquoted", "HtmlReference", "HtmlStrict", "HtmlSyntax", "HtmlUnclosed",
-    "JsHoleString", "JsSyntax", "KeywordString", "LANGUAGE_MESSAGES", "LoopCapture", "MESSAGES", "NAMED_ESCAPE_FIX",
-    "NamedEscape", "OFF_BY_DEFAULT", "PluginFailure", "PrefixBinding", "PrefixedString", "PYTHON_TWO", "PythonTwo",
-    "SqlAdjacentHoles", "SqlHoleComment", "SqlHoleIdentifier", "SqlHoleKeyword", "SqlHoleLiteral", "SqlStatements",
-    "SqlSyntax", "TagMessage", "TemplatePrefix", "UnderLock", "WithTarget",
+    "ExceptTarget", "HOOK_CODES", "KeywordString", "LANGUAGE_FIXES", "LANGUAGE_MESSAGE_OF", "LANGUAGE_MESSAGES",
+    "LoopCapture", "MESSAGES", "NAMED_ESCAPE_FIX", "NamedEscape", "OFF_BY_DEFAULT", "PluginFailure", "PrefixBinding",
+    "PrefixedString", "PYTHON_TWO", "PythonTwo", "TagMessage", "TemplatePrefix", "UnderLock", "WithTarget",
 ]
 
 
@@ -194,195 +193,35 @@ class PrefixedString(TagMessage):
     )
 
 
-# embedded languages (docs/languages.md): HTML 1xx, SQL 2xx, CSS 3xx, JavaScript 4xx, JSON/YAML/TOML 5xx
+# embedded languages (docs/languages.md): HTML 1xx, SQL 2xx, CSS 3xx, JavaScript 4xx, JSON/YAML/TOML 5xx,
+# a failed check TAG901; their codes, texts and default fixes are the language registry's
+# (tagstr_runtime's ``LANGUAGE_REGISTRY``): one class per finding kind, made from its entry
 
 
-class HtmlEndTag(TagMessage):
-    code = "TAG101"
-    template = "HTML: {detail}; {fix}"
+def _class_name(kind: str) -> str:
+    """``"html.end-tag"`` -> ``"HtmlEndTag"``."""
+    return "".join(part.capitalize() for part in re.split(r"[.-]", kind))
 
 
-class HtmlUnclosed(TagMessage):
-    code = "TAG102"
-    template = (
-        "HTML: element {name!r} is never closed; add its end tag (only elements such as <p>, <li> and "
-        "<td> may leave it out)"
-    )
+def _language_message(kind: str, report: LanguageReport) -> type[TagMessage]:
+    made = type(_class_name(kind), (TagMessage,), {
+        "__module__": __name__, "__slots__": (), "__doc__": f"{report.code}: the {kind!r} finding.",
+        "code": report.code, "template": report.template,
+    })
+    return cast("type[TagMessage]", made)
 
 
-class HtmlDuplicateAttribute(TagMessage):
-    code = "TAG103"
-    template = "HTML: duplicate attribute {name!r}: browsers keep only the first one; remove one of them"
-
-
-class HtmlSyntax(TagMessage):
-    code = "TAG104"
-    template = "HTML: {detail}; {fix}"
-
-
-class HtmlReference(TagMessage):
-    code = "TAG105"
-    template = "HTML: bad character reference: {detail}; write &amp; for a literal '&'"
-
-
-class HtmlStrict(TagMessage):
-    code = "TAG106"
-    template = "HTML (strict): {detail}; {fix}"
-
-
-class HtmlHoleUnquoted(TagMessage):
-    code = "TAG110"
-    template = (
-        "interpolation {expr!r} is the unquoted value of attribute {name!r}: a space in the value "
-        "ends it and starts another attribute; quote it: {name}=\"{{{expr}}}\""
-    )
-
-
-class HtmlHoleName(TagMessage):
-    code = "TAG111"
-    template = (
-        "interpolation {expr!r} stands for {what}: escaping cannot make a value a safe name; "
-        "write the name, or spread a mapping of attributes on its own: <div {{attrs}}>"
-    )
-
-
-class HtmlHoleRawText(TagMessage):
-    code = "TAG112"
-    template = (
-        "interpolation {expr!r} inside <{element}>: HTML escaping does not make a value safe there; "
-        "pass it in a data- attribute or a <script type=\"application/json\"> block"
-    )
-
-
-class HtmlHoleComment(TagMessage):
-    code = "TAG113"
-    template = (
-        "interpolation {expr!r} inside an HTML comment: a '-->' in the value ends the comment; "
-        "leave values out of comments"
-    )
-
-
-class HtmlHoleEvent(TagMessage):
-    code = "TAG114"
-    template = (
-        "interpolation {expr!r} in event handler attribute {name!r}: the value runs as JavaScript; "
-        "add the handler in a script and pass the value in a data- attribute"
-    )
-
-
-class HtmlHoleScriptUrl(TagMessage):
-    code = "TAG115"
-    template = (
-        "interpolation {expr!r} in a javascript: URL of attribute {name!r}: the value runs as "
-        "JavaScript; link to a real URL, or add an event listener in a script"
-    )
-
-
-class SqlSyntax(TagMessage):
-    code = "TAG201"
-    template = "SQL: {detail}; {fix}"
-
-
-class SqlHoleIdentifier(TagMessage):
-    code = "TAG202"
-    template = (
-        "interpolation {expr!r} stands for {what}: a bound parameter can only be a value; "
-        "declare an identifier, {{{expr}:i}}, and check it against the names you allow"
-    )
-
-
-class SqlHoleKeyword(TagMessage):
-    code = "TAG203"
-    template = (
-        "interpolation {expr!r} stands where SQL expects a keyword or an operator: a bound "
-        "parameter can only be a value; choose between fixed SQL texts in Python"
-    )
-
-
-class SqlHoleLiteral(TagMessage):
-    code = "TAG204"
-    template = (
-        "interpolation {expr!r} inside {what}: the value is pasted into the quoted text, not "
-        "bound; remove the quotes around it (a LIKE pattern: put the wildcards in the value)"
-    )
-
-
-class SqlHoleComment(TagMessage):
-    code = "TAG205"
-    template = (
-        "interpolation {expr!r} inside an SQL comment: a newline or '*/' in the value ends the "
-        "comment; leave values out of comments"
-    )
-
-
-class SqlAdjacentHoles(TagMessage):
-    code = "TAG206"
-    template = (
-        "interpolation {expr!r} directly follows another one: two parameters side by side are not "
-        "SQL; put an operator between them, or build the value in Python"
-    )
-
-
-class SqlStatements(TagMessage):
-    code = "TAG207"
-    template = (
-        "SQL: {count} statements in one tag string (the second starts with {start!r}): drivers run "
-        "only the first or all of them (which injections rely on); write one tag string per statement"
-    )
-
-
-class CssSyntax(TagMessage):
-    code = "TAG301"
-    template = "CSS: {detail}; {fix}"
-
-
-class CssHoleSelector(TagMessage):
-    code = "TAG302"
-    template = (
-        "interpolation {expr!r} in a CSS selector: escaping a value does not make it a selector; "
-        "build the selector from fixed names"
-    )
-
-
-class JsSyntax(TagMessage):
-    code = "TAG401"
-    template = "JavaScript: {detail}; {fix}"
-
-
-class JsHoleString(TagMessage):
-    code = "TAG402"
-    template = (
-        "interpolation {expr!r} inside {what}: a quote or backslash in the value ends it; "
-        "interpolate a JSON-encoded value outside the quotes"
-    )
-
-
-class DataSyntax(TagMessage):
-    code = "TAG501"
-    template = "{language}: {detail}; {fix}"
-
-
-class DataDuplicateKey(TagMessage):
-    code = "TAG502"
-    template = "{language}: duplicate key {key!r}: readers keep one of the values; remove or rename one"
-
-
-class DataHoleKey(TagMessage):
-    code = "TAG503"
-    template = (
-        "interpolation {expr!r} in a {language} key: the tag escapes values, not keys; write the "
-        "key, or build the mapping in Python"
-    )
-
-
+#: A finding's kind -> the message class reporting it, in code order.
+LANGUAGE_MESSAGE_OF: Final[Mapping[str, type[TagMessage]]] = {
+    kind: _language_message(kind, report)
+    for kind, report in sorted(language_reports().items(), key=lambda item: item[1].code)
+}
 #: Embedded-language codes, in code order (their rules share one analysis per file).
-LANGUAGE_MESSAGES: Final[tuple[type[TagMessage], ...]] = (
-    HtmlEndTag, HtmlUnclosed, HtmlDuplicateAttribute, HtmlSyntax, HtmlReference, HtmlStrict,
-    HtmlHoleUnquoted, HtmlHoleName, HtmlHoleRawText, HtmlHoleComment, HtmlHoleEvent, HtmlHoleScriptUrl,
-    SqlSyntax, SqlHoleIdentifier, SqlHoleKeyword, SqlHoleLiteral, SqlHoleComment, SqlAdjacentHoles,
-    SqlStatements, CssSyntax, CssHoleSelector, JsSyntax, JsHoleString, DataSyntax, DataDuplicateKey,
-    DataHoleKey,
-)
+LANGUAGE_MESSAGES: Final[tuple[type[TagMessage], ...]] = tuple(LANGUAGE_MESSAGE_OF.values())
+#: The fix a message's ``{fix}`` names when the finding gives none, by kind.
+LANGUAGE_FIXES: Final[Mapping[str, str]] = {
+    kind: report.fix for kind, report in language_reports().items() if report.fix
+}
 
 
 class PluginFailure(TagMessage):
@@ -416,5 +255,5 @@ HOOK_CODES: Final[Mapping[str, type[TagMessage]]] = {PluginFailure.code: PluginF
 # getvalue() later; most tags (html, sql...) read every value at once, so by
 # default they would report nearly every tag string written in a loop.
 OFF_BY_DEFAULT: Final[tuple[str, ...]] = tuple(
-    cls.code for cls in (LoopCapture, KeywordString, WithTarget, UnderLock, ExceptTarget, HtmlStrict)
-)
+    cls.code for cls in (LoopCapture, KeywordString, WithTarget, UnderLock, ExceptTarget)
+) + tuple(report.code for report in language_reports().values() if not report.on_by_default)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from tagstr_runtime.frontend import LANGUAGE_REGISTRY
+
 __all__ = ["LANGUAGE_INDEX", "SHARED", "share_notes"]
 
 #: per language, whether a worker of this run noted its missing parser (``share_notes``)
 SHARED: tuple[Any, Any] | None = None
-LANGUAGE_INDEX = {language: index for index, language in enumerate(
-    ("css", "html", "javascript", "json", "sql", "toml", "yaml"))}
+LANGUAGE_INDEX = {language.name: index for index, language in enumerate(LANGUAGE_REGISTRY)}
 
 
 def share_notes() -> None:

@@ -17,12 +17,9 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Callable, Final, Iterable, NamedTuple
 
 from tagstr_flake8.lint.messages import (
-    ArgumentlessSuper, AssignmentExpression, BuiltinTag, ClassVariable, CssHoleSelector, CssSyntax,
-    DataDuplicateKey, DataHoleKey, DataSyntax, ExceptTarget, HtmlDuplicateAttribute, HtmlEndTag, HtmlHoleComment,
-    HtmlHoleEvent, HtmlHoleName, HtmlHoleRawText, HtmlHoleScriptUrl, HtmlHoleUnquoted, HtmlReference, HtmlStrict,
-    HtmlSyntax, HtmlUnclosed, JsHoleString, JsSyntax, KeywordString, LoopCapture, NamedEscape, PrefixBinding,
-    PrefixedString, PythonTwo, SqlAdjacentHoles, SqlHoleComment, SqlHoleIdentifier, SqlHoleKeyword, SqlHoleLiteral,
-    SqlStatements, SqlSyntax, TagMessage, TemplatePrefix, UnderLock, WithTarget,
+    LANGUAGE_MESSAGES, ArgumentlessSuper, AssignmentExpression, BuiltinTag, ClassVariable, ExceptTarget,
+    KeywordString, LoopCapture, NamedEscape, PrefixBinding, PrefixedString, PythonTwo, TagMessage, TemplatePrefix,
+    UnderLock, WithTarget,
 )
 
 if TYPE_CHECKING:
@@ -74,31 +71,7 @@ RULES: Final[tuple[Rule, ...]] = (
     Rule(ExceptTarget, "tag013_except_target"),
     Rule(PrefixedString, "tag003_tag014_prefix_binding", standard_files=True),
     # embedded languages (docs/languages.md): one analysis per file, shared; on 3.14 also
-    # for files without tag strings (tag(t"..."))
-    Rule(HtmlEndTag, "tag1xx_html", standard_files=TSTRINGS),
-    Rule(HtmlUnclosed, "tag1xx_html", standard_files=TSTRINGS),
-    Rule(HtmlDuplicateAttribute, "tag1xx_html", standard_files=TSTRINGS),
-    Rule(HtmlSyntax, "tag1xx_html", standard_files=TSTRINGS),
-    Rule(HtmlReference, "tag1xx_html", standard_files=TSTRINGS),
-    Rule(HtmlStrict, "tag1xx_html", standard_files=TSTRINGS),
-    Rule(HtmlHoleUnquoted, "tag1xx_html", standard_files=TSTRINGS),
-    Rule(HtmlHoleName, "tag1xx_html", standard_files=TSTRINGS),
-    Rule(HtmlHoleRawText, "tag1xx_html", standard_files=TSTRINGS),
-    Rule(HtmlHoleComment, "tag1xx_html", standard_files=TSTRINGS),
-    Rule(HtmlHoleEvent, "tag1xx_html", standard_files=TSTRINGS),
-    Rule(HtmlHoleScriptUrl, "tag1xx_html", standard_files=TSTRINGS),
-    Rule(SqlSyntax, "tag2xx_sql", standard_files=TSTRINGS),
-    Rule(SqlHoleIdentifier, "tag2xx_sql", standard_files=TSTRINGS),
-    Rule(SqlHoleKeyword, "tag2xx_sql", standard_files=TSTRINGS),
-    Rule(SqlHoleLiteral, "tag2xx_sql", standard_files=TSTRINGS),
-    Rule(SqlHoleComment, "tag2xx_sql", standard_files=TSTRINGS),
-    Rule(SqlAdjacentHoles, "tag2xx_sql", standard_files=TSTRINGS),
-    Rule(SqlStatements, "tag2xx_sql", standard_files=TSTRINGS),
-    Rule(CssSyntax, "tag3xx_tag4xx_css_js", standard_files=TSTRINGS),
-    Rule(CssHoleSelector, "tag3xx_tag4xx_css_js", standard_files=TSTRINGS),
-    Rule(JsSyntax, "tag3xx_tag4xx_css_js", standard_files=TSTRINGS),
-    Rule(JsHoleString, "tag3xx_tag4xx_css_js", standard_files=TSTRINGS),
-    Rule(DataSyntax, "tag5xx_data", standard_files=TSTRINGS),
-    Rule(DataDuplicateKey, "tag5xx_data", standard_files=TSTRINGS),
-    Rule(DataHoleKey, "tag5xx_data", standard_files=TSTRINGS),
+    # for files without tag strings (tag(t"...")); a code per finding kind of the language
+    # registry, and TAG901 (a check that failed)
+    *(Rule(message, "tag1xx_tag5xx_languages", standard_files=TSTRINGS) for message in LANGUAGE_MESSAGES),
 )

@@ -14,13 +14,13 @@ from __future__ import annotations
 import logging
 import os
 
-from tagstr_runtime.frontend import Desugaring, strict
+from tagstr_runtime.frontend import LANGUAGE_REGISTRY, Desugaring, strict
 
 __all__ = ["hole_demands"]
 
 LOG = logging.getLogger(__name__)
 #: the languages whose holes may ask for a type (``hole_requirements``), with their parsers
-_TYPED = {"sql": "sqlglot", "html": "html5lib"}
+_TYPED = {language.name: language.parsers for language in LANGUAGE_REGISTRY if language.typed}
 _installed: frozenset[str] | None = None
 
 
@@ -68,5 +68,6 @@ def _parsers() -> frozenset[str]:
     if _installed is None:
         from importlib.util import find_spec
 
-        _installed = frozenset(language for language, module in _TYPED.items() if find_spec(module) is not None)
+        _installed = frozenset(language for language, modules in _TYPED.items()
+                               if all(find_spec(module) is not None for module in modules))
     return _installed

@@ -31,4 +31,8 @@ bad4 = html"<div {pairs}>x</div>"  # E:19: Interpolation "{pairs}" has type "lis
 bad5 = html"<p {name}>x</p>"  # E:17: Interpolation "{name}" has type "str"; tag "html" accepts "Mapping[str, object]" there (the attributes of an HTML tag)  [tagstr-interpolation]
 bad6 = page"<p {pairs}>x</p>"  # E:17: Interpolation "{pairs}" has type "list[tuple[str, str]]"; tag "page" accepts "Mapping[str, object]" there (the attributes of an HTML tag)  [tagstr-interpolation]
 bad7 = q"SELECT 'é' AS é FROM {table:i}"  # E:32: Interpolation "{table}" has type "str"; tag "q" accepts "Identifier" or a string literal there (an SQL name)  [tagstr-interpolation]
+direction = "ASC"
+bad8 = q"SELECT * FROM users ORDER BY {name} {direction}"  # E:40: Interpolation "{name}" has type "str"; tag "q" accepts "Identifier" or a string literal there (an SQL name)  [tagstr-interpolation]
+bad9 = html"<a href='/u/{name}'{pairs}>x</a>"  # E:33: Interpolation "{pairs}" has type "list[tuple[str, str]]"; tag "html" accepts "Mapping[str, object]" there (the attributes of an HTML tag)  [tagstr-interpolation]
+bad10 = html"<label{pairs}>y</label>"  # E:21: Interpolation "{pairs}" has type "list[tuple[str, str]]"; tag "html" accepts "Mapping[str, object]" there (the attributes of an HTML tag)  [tagstr-interpolation]
 untouched = plain"<div {pairs}>SELECT * FROM {table}</div>"

@@ -18,25 +18,19 @@ import importlib
 from types import ModuleType
 from typing import Final, Mapping, NamedTuple, Protocol, Sequence
 
+from tagstr_runtime.analysis.embedded.registry import REGISTRY
+
 __all__ = [
     "ATTRIBUTES", "EXTRAS", "Finding", "IDENTIFIER", "LANGUAGES", "LanguageOptions", "MissingParser", "Options",
-    "Slot", "canonical", "check", "check_language", "hole_requirements", "language_name", "requirements",
+    "Slot", "TYPED", "canonical", "check", "check_language", "hole_requirements", "language_name", "requirements",
 ]
 
 #: Language names as written in declarations (t-linter's names) -> the checked language.
-LANGUAGES: Final[Mapping[str, str]] = {
-    "html": "html", "sql": "sql", "css": "css", "javascript": "javascript", "js": "javascript",
-    "json": "json", "yaml": "yaml", "yml": "yaml", "toml": "toml",
-}
+LANGUAGES: Final[Mapping[str, str]] = {name: language.name for language in REGISTRY for name in language.names}
 #: Language -> the extra of tagstr-toolkit that installs its parser (None: the standard library's).
-EXTRAS: Final[Mapping[str, str | None]] = {
-    "html": "html", "sql": "sql", "css": "css", "javascript": "js", "json": None, "yaml": "yaml",
-    "toml": None,
-}
-_MODULES: Final[Mapping[str, str]] = {
-    "html": "html", "sql": "sql", "css": "css", "javascript": "javascript", "json": "json",
-    "yaml": "yaml", "toml": "toml",
-}
+EXTRAS: Final[Mapping[str, str | None]] = {language.name: language.extra for language in REGISTRY}
+#: The languages whose holes may ask a type of their value (``requirements``).
+TYPED: Final = frozenset(language.name for language in REGISTRY if language.typed)
 
 
 def canonical(name: str) -> str | None:
@@ -72,6 +66,7 @@ class Options(NamedTuple):
 
     sql_dialect: str = "sqlite"
     html_strict: bool = False
+    html_opt_in: bool = False  # holes frameworks run as JavaScript (TAG116), whole-URL holes (TAG117)
 
 
 class MissingParser(Exception):
@@ -131,7 +126,7 @@ def requirements(
     Raises ``MissingParser`` when the language's parser is not installed.
     """
     name = canonical(language)
-    if name not in ("sql", "html") or not slots:  # the languages whose holes may need a type
+    if name not in TYPED or not slots:  # the languages whose holes may need a type
         return {}
     if len(strings) != len(slots) + 1:
         raise ValueError("a template has one more string than holes")
@@ -144,7 +139,7 @@ def _checker(language: str) -> _Checker:
     checker = _CHECKERS.get(language)
     if checker is None:
         try:
-            module = importlib.import_module(f"{__name__}.{_MODULES[language]}")
+            module = importlib.import_module(f"{__name__}.{language}")
         except ImportError as exc:
             extra = EXTRAS[language] or language
             raise MissingParser(language, extra, exc.name or str(exc)) from None

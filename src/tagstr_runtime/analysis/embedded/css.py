@@ -40,9 +40,11 @@ def check(strings: Sequence[str], slots: Sequence[Slot], options: Options) -> li
     if "{" in text:
         rules = tinycss2.parse_stylesheet(text, skip_comments=True, skip_whitespace=True)
         findings.extend(_rules(joined, rules, offset))
+        findings.extend(_unclosed(joined, tinycss2.parse_component_value_list(text), offset))
     else:
         items = tinycss2.parse_blocks_contents(text, skip_comments=True, skip_whitespace=True)
         findings.extend(_declarations(joined, items, offset))
+        findings.extend(_unclosed(joined, tinycss2.parse_component_value_list(text), offset))
     return sorted(findings, key=lambda f: (joined.holes[f.hole][0] if f.hole is not None
                                            else joined.starts[f.part] + f.offset, f.kind))
 
@@ -95,6 +97,28 @@ def _error(joined: Joined, error: Any, offset: Any) -> Finding:
 
 def _message(message: str) -> str:
     return message.rstrip(".")
+
+
+def _unclosed(joined: Joined, tokens: list[Any], offset: Any, end: int | None = None) -> Iterator[Finding]:
+    """A block the text ends inside (tinycss2 closes it silently; CSS Syntax calls it an error):
+    at its ``{``.  ``end``: where the enclosing block's content ends."""
+    text = joined.text
+    stop = len(text) if end is None else end
+    nodes = [t for t in tokens if t.type not in ("whitespace", "comment")]
+    for index, node in enumerate(nodes):
+        if node.type not in ("{} block", "[] block", "() block", "function"):
+            continue
+        start = offset(node)
+        after = offset(nodes[index + 1]) if index + 1 < len(nodes) else stop
+        content = node.arguments if node.type == "function" else node.content
+        inner = [t for t in content if t.type not in ("whitespace", "comment")]
+        last = offset(inner[-1]) + len(inner[-1].serialize()) if inner else start + 1
+        closer = {"{} block": "}", "[] block": "]", "() block": ")", "function": ")"}[node.type]
+        if closer not in text[last:after]:
+            yield joined.finding("css.syntax", start, detail=f"the text ends before this block's {closer!r}",
+                                 fix=f"close it with {closer!r}")
+            return
+        yield from _unclosed(joined, content, offset, after)
 
 
 def _selector_holes(joined: Joined, prelude: list[Any], offset: Any) -> Iterator[Finding]:

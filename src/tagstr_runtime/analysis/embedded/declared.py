@@ -24,6 +24,7 @@ from weakref import WeakKeyDictionary
 
 from tagstr_runtime.analysis.definitions import CLASS, INSTANCE, LIBRARY, MODULE, Step, TagDefinition, TagResolver
 from tagstr_runtime.analysis.embedded import canonical
+from tagstr_runtime.analysis.embedded.registry import REGISTRY
 from tagstr_runtime.analysis.embedded.qualified import imported_names, name_of_module
 from tagstr_runtime.analysis.embedded.written import WrittenNames, function_statement
 from tagstr_runtime.analysis.module import ModuleAnalysis
@@ -33,8 +34,7 @@ __all__ = ["LanguageResolver"]
 
 #: Our marker classes (tagstr_runtime.languages), by qualified name.
 MARKER_MODULE = "tagstr_runtime.languages"
-MARKERS = {"HTML": "html", "SQL": "sql", "CSS": "css", "JavaScript": "javascript", "JSON": "json",
-           "YAML": "yaml", "TOML": "toml"}
+MARKERS = {language.marker: language.name for language in REGISTRY}
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _DEPTH = 8
 

@@ -19,6 +19,7 @@ __all__ = ["check"]
 
 _WHERE = re.compile(r"\s*\((?:at line (\d+), column (\d+)|at end of document)\)$")
 _DUPLICATE = ("Cannot overwrite a value", "Cannot declare", "Cannot mutate")
+_INLINE = re.compile(r"Duplicate inline table key '(.*)'$")
 
 
 def check(strings: Sequence[str], slots: Sequence[Slot], options: Options) -> list[Finding]:
@@ -41,6 +42,12 @@ def _error(joined: Joined, message: str) -> Finding:
         at = starts[line - 1] + column - 1
     else:
         line, at = text.count("\n") + 1, len(text)
+    inline = _INLINE.match(detail)
+    if inline and found and found.group(1):  # tomllib names the inline table's end: the key is before it
+        key = inline.group(1)
+        keys = [m.start() for m in re.finditer(rf"(?<![\w-]){re.escape(key)}\s*=", text[:at])]
+        if keys:
+            return joined.finding("data.duplicate-key", keys[-1], language="TOML", key=key)
     if detail.startswith(_DUPLICATE):
         starts = joined.line_starts()
         line_start = starts[min(line, len(starts)) - 1]
