@@ -124,7 +124,7 @@ class TagSourceFileLoader(_SourceFileLoader):
             state.pop("_tagstr_pending", None)
             desugared = state.pop("_tagstr_desugared", False)
         if not desugared:
-            self.__class__ = _SourceFileLoader
+            self.__class__ = _SourceFileLoader  # type: ignore[assignment]  # see the docstring
         return code
 
     def source_to_code(  # type: ignore[override]

@@ -102,7 +102,7 @@ def exec(  # noqa: A001 - it replaces the builtin
             flags = caller.f_code.co_flags & _future_flags()
     try:
         if flags:  # compiled from a frame carrying the caller's future flags, as by the builtin
-            return _inheriting(flags).exec(source, globals, locals, closure)  # type: ignore[no-any-return]
+            return _inheriting(flags).exec(source, globals, locals, closure)
         return _builtin_exec(source, globals, locals, closure=closure)
     except BaseException as exc:
         _hide_own_frames(exc)
@@ -149,7 +149,7 @@ if sys.version_info >= (3, 13):  # 3.13's exec and eval take globals= and locals
     eval.__code__ = eval.__code__.replace(co_posonlyargcount=1)
 for _function, _builtin in ((compile, _builtin_compile), (exec, _builtin_exec), (eval, _builtin_eval)):
     _function.__doc__ = _builtin.__doc__
-    _function.__wrapped__ = _builtin  # type: ignore[attr-defined]  # inspect.signature: the builtin's
+    setattr(_function, "__wrapped__", _builtin)  # noqa: B010 - inspect.signature: the builtin's
 
 
 def _desugared(source: "Any", filename: "Any", mode: str, flags: int, optimize: int,
@@ -310,7 +310,7 @@ def _when_imported(name: str, integration: str) -> None:
     if module is not None:
         _patch(integration, module)
     elif not any(getattr(finder, "_tagstr_watches", None) == name for finder in sys.meta_path):
-        sys.meta_path.insert(0, _Watch(name, integration))  # type: ignore[arg-type]
+        sys.meta_path.insert(0, _Watch(name, integration))
 
 
 def _patch(integration: str, module: "ModuleType") -> None:
@@ -332,13 +332,13 @@ class _Watch:
             return None
         # Staying in place until the module runs: ``python -m pdb`` finds ``pdb`` for
         # ``runpy`` (which runs its code as ``__main__``), then imports it.
-        sys.meta_path.remove(self)  # type: ignore[arg-type]
+        sys.meta_path.remove(self)
         try:
             from importlib.util import find_spec
 
             spec = find_spec(name)
         finally:
-            sys.meta_path.insert(0, self)  # type: ignore[arg-type]
+            sys.meta_path.insert(0, self)
         loader = getattr(spec, "loader", None)
         if loader is None or not hasattr(loader, "exec_module"):
             return None
@@ -347,7 +347,7 @@ class _Watch:
         def exec_module(module: "ModuleType") -> None:
             del loader.exec_module  # the loader as it was (a stock one compares equal again)
             try:
-                sys.meta_path.remove(self)  # type: ignore[arg-type]
+                sys.meta_path.remove(self)
             except ValueError:
                 pass
             loader.exec_module(module)
@@ -358,4 +358,3 @@ class _Watch:
         except (AttributeError, TypeError):  # a loader class, not an instance: patched at the next install
             return None
         return spec
-

@@ -105,8 +105,9 @@ def _scope(text: str, filename: str, mode: str, names: list[str], globals: dict[
     arguments = ast.arguments(posonlyargs=[], args=[ast.arg(_VALUES), ast.arg(_BACK), ast.arg(_SHOW)],
                               kwonlyargs=[], kw_defaults=[], defaults=[])
     no_arguments = ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[])
+    values = ast.Name(_VALUES, ast.Load())
     outer_body: list[ast.stmt] = [
-        ast.Assign([ast.Name(name, ast.Store())], ast.Subscript(ast.Name(_VALUES, ast.Load()), ast.Constant(name), ast.Load()))
+        ast.Assign([ast.Name(name, ast.Store())], ast.Subscript(values, ast.Constant(name), ast.Load()))
         for name in names
     ]
     outer_body.append(ast.FunctionDef(_SCOPE, no_arguments, inner, [], None, None, **_type_params()))

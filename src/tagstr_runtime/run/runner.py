@@ -299,7 +299,7 @@ def _stock_loader(namespace: dict[str, object]) -> None:
     if type(loader) is TagSourceFileLoader:
         import importlib.machinery
 
-        loader.__class__ = importlib.machinery.SourceFileLoader
+        loader.__class__ = importlib.machinery.SourceFileLoader  # type: ignore[assignment]
 
 
 # -- the __main__ module and sys.path --------------------------------------------
