@@ -228,10 +228,12 @@ def test_loader_types_changed_by_a_start_up_hook_are_an_error(place: Place, tmp_
     '''), encoding="utf-8")
     found = doctor(place, PYTHONPATH=f"{SRC}{os.pathsep}{custom}").finding("loaders")
     assert found["status"] == "error", found
-    assert found["message"].startswith("pip._vendor.distlib.resources.finder('pip._vendor.distlib') fails: "
-                                       "DistlibException: Unable to locate finder for 'pip._vendor.distlib' (and "), found
+    assert found["message"].startswith(
+        "pip._vendor.distlib.resources.finder('pip._vendor.distlib') fails: "
+        "DistlibException: Unable to locate finder for 'pip._vendor.distlib' (and "
+    ), found
     assert found["message"].endswith("code that looks loaders up by type fails (pip install, distlib)")
-    assert found["fix"].startswith("find the start-up hook")
+    assert found["fix"].startswith("find the start-up hook (sitecustomize)")
 
 
 @pytest.mark.subprocess
