@@ -89,8 +89,14 @@ def compile(  # noqa: A001 - it replaces the builtin
 
 
 def exec(  # noqa: A001 - it replaces the builtin
-    source: "Any", globals: "Any" = None, locals: "Any" = None, /, *, closure: "Any" = None
+    source: "Any", globals: "Any" = None, locals: "Any" = None, /, *, closure: "Any" = None, **unknown: "Any"
 ) -> None:
+    if unknown:  # the builtin's own TypeError
+        try:
+            _builtin_exec(source, globals, locals, closure=closure, **unknown)
+        except BaseException as exc:
+            _hide_own_frames(exc)
+            raise
     flags = 0
     if globals is None or type(source) is not _CODE:
         caller = sys._getframe(1)
@@ -117,8 +123,14 @@ def exec(  # noqa: A001 - it replaces the builtin
 
 
 def eval(  # noqa: A001 - it replaces the builtin
-    source: "Any", globals: "Any" = None, locals: "Any" = None, /
+    source: "Any", globals: "Any" = None, locals: "Any" = None, /, **unknown: "Any"
 ) -> "Any":
+    if unknown:  # the builtin's own TypeError (3.13: globals and locals by keyword are known)
+        try:
+            return _builtin_eval(source, globals, locals, **unknown)
+        except BaseException as exc:
+            _hide_own_frames(exc)
+            raise
     flags = 0
     if globals is None or type(source) is not _CODE:
         caller = sys._getframe(1)
