@@ -11,6 +11,7 @@ as VS Code does: ``initialize``, ``launch`` or ``attach``, ``setBreakpoints``,
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
@@ -18,6 +19,7 @@ import textwrap
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -39,6 +41,7 @@ SCRIPT = textwrap.dedent('''\
     print(html"start {1 + 1}")
     print(work(21))
 ''')
+RECIPES = Path(__file__).resolve().parents[2] / "docs" / "recipes.md"
 BREAK_LINE = SCRIPT.splitlines().index("    return other  # BREAK") + 1
 INITIALIZE = {"clientID": "vscode", "clientName": "Visual Studio Code", "adapterID": "debugpy",
               "pathFormat": "path", "linesStartAt1": True, "columnsStartAt1": True,
@@ -109,17 +112,32 @@ def _end(process: subprocess.Popen[bytes]) -> None:
         process.wait()
 
 
+def launch_configurations() -> list[dict[str, Any]]:
+    """The configurations of docs/recipes.md's ``launch.json`` (a JSON with comments)."""
+    text = RECIPES.read_text(encoding="utf-8")
+    block = text[text.index("// .vscode/launch.json"):]
+    block = block[: block.index("```")]
+    plain = "\n".join(line for line in block.splitlines() if not line.strip().startswith("//"))
+    configurations: list[dict[str, Any]] = json.loads(plain)["configurations"]
+    return configurations
+
+
+@pytest.mark.parametrize("configuration", launch_configurations(), ids=lambda c: c["name"])
 def test_launch_runs_the_script_and_the_debug_console_evaluates_tag_strings(
-    script: Path, adapter: subprocess.Popen[bytes]
+    script: Path, adapter: subprocess.Popen[bytes], configuration: dict[str, Any]
 ) -> None:
     """VS Code's "Python Debugger: Current File": the adapter's launcher starts
-    ``python <debugpy folder> --connect ... app.py``; no setting of ours in launch.json."""
+    ``python <debugpy folder> --connect ... app.py``; no setting of ours in launch.json.
+    The runner's configuration is for an interpreter without the start-up hook."""
     assert adapter.stdout is not None and adapter.stdin is not None
     client = DapClient(adapter.stdout, adapter.stdin)
     client.request("initialize", **INITIALIZE)
-    launch = client.send("launch", name="Python Debugger: Current File", type="debugpy", request="launch",
-                         program=str(script), console="internalConsole", cwd=str(script.parent),
-                         justMyCode=True, python=[sys.executable], env=clean_env())
+    arguments = json.loads(json.dumps(configuration).replace("${file}", str(script)))
+    arguments["console"] = "internalConsole"  # VS Code's terminal is not here: the output comes as events
+    runner = arguments.get("module") == "tagstr_runtime"
+    env = clean_env(TAGSTR_AUTOLOAD="0") if runner else clean_env()
+    launch = client.send("launch", **arguments, cwd=str(script.parent), justMyCode=True,
+                         python=[sys.executable], env=env)
     client.event("initialized", timeout=90)
     client.request("setBreakpoints", source={"path": str(script)}, breakpoints=[{"line": BREAK_LINE}])
     client.request("configurationDone")

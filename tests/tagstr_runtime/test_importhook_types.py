@@ -148,6 +148,7 @@ def test_standalone_distlib_finds_resources(hook: None, tree: Callable[[dict[str
     assert resources.finder("distlib") is not None
 
 
+@pytest.mark.subprocess
 def test_pips_distlib_finds_its_resources_in_a_fresh_interpreter(tmp_path: Path) -> None:
     """Issue 36's failure: what pip 24.1/24.2 call at import (and current pip on Windows)."""
     if importlib.util.find_spec("pip") is None:

@@ -161,8 +161,6 @@ def hook_installed() -> bool:
     return done.stdout == "True\n"
 
 
-needs_startup_hook = pytest.mark.skipif("not hook_installed()", reason="the start-up hook is not installed here")
-
 TAG_MODULE = TG + textwrap.dedent('''\
     def html(*args):
         return "".join(a if isinstance(a, str) else f"<{a.getvalue()}>" for a in args)
