@@ -80,6 +80,7 @@ CASES: list[tuple[str, Callable[[], Any]]] = [
     ("null bytes", lambda: eval("1\0")),
     ("keywords", lambda: eval("g", globals={"g": 7})),  # 3.13+: accepted; before: TypeError
     ("no frame", lambda: list(map(eval, ["1", "2"]))),
+    ("ast.parse", lambda: __import__("ast").dump(__import__("ast").parse("x: int = f'{1}'"))),
 ]
 
 
@@ -101,6 +102,10 @@ def test_the_hooks_exec_and_eval_behave_as_the_builtins(case: str) -> None:
 def test_the_hooks_compile_raises_as_the_builtin() -> None:
     stock = outcome(lambda: compile("x = = 1", "<f>", "exec"))
     assert outcome(lambda: compile_hook.compile("x = = 1", "<f>", "exec")) == stock
+    # what ast.parse passes (3.15: module=) reaches the builtin
+    assert compile_hook.compile("x = 1", "<f>", "exec", 0x400, _feature_version=8).body[0].lineno == 1
+    unknown = outcome(lambda: compile("1", "<f>", "eval", not_an_argument=1))
+    assert outcome(lambda: compile_hook.compile("1", "<f>", "eval", not_an_argument=1))[:3] == unknown[:3]
     assert stock[-1] == [("test_text_evaluation.py", "outcome"), ("test_text_evaluation.py", "<lambda>")]
 
 

@@ -57,17 +57,14 @@ def compile(  # noqa: A001 - it replaces the builtin
     flags: int = 0,
     dont_inherit: bool = False,
     optimize: int = -1,
-    *,
-    _feature_version: int = -1,
+    **more: "Any",  # what the builtin also takes: _feature_version=, and module= from 3.15
 ) -> "Any":
     caller = sys._getframe(1).f_code
     if not dont_inherit:  # the caller's future imports, not this module's
         flags |= caller.co_flags & _future_flags()
         dont_inherit = True
     try:
-        return _builtin_compile(
-            source, filename, mode, flags, dont_inherit, optimize, _feature_version=_feature_version
-        )
+        return _builtin_compile(source, filename, mode, flags, dont_inherit, optimize, **more)
     except BaseException as exc:
         _hide_own_frames(exc)
         if (
