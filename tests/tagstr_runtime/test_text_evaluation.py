@@ -290,3 +290,14 @@ def test_plain_processes_keep_the_builtins(tmp_path: Path) -> None:
     child = run_python("-c", "import tagmod, os; print(os.environ.get('TAGSTR_COMPILE'))", cwd=tmp_path)
     assert child.stdout == "None\n", child.stderr  # for this process only, not its children
     assert tagstr_runtime
+
+
+@pytest.mark.subprocess
+def test_pytest_pdb_in_a_test_with_tag_strings(tmp_path: Path) -> None:
+    """``pytest --pdb`` stops in a failing test with tag strings; its pdb evaluates them."""
+    (tmp_path / "test_tagged.py").write_text(
+        TG + "def test_x():\n    local = 3\n    assert tg'{local}' == '4'\n", encoding="utf-8"
+    )
+    done = run_python("-m", "pytest", "-q", "-p", "no:cacheprovider", "--pdb", "test_tagged.py", cwd=tmp_path,
+                      stdin='p tg"<{local}>"\nc\n')
+    assert "(Pdb) '<3>'" in done.stdout, done.stdout + done.stderr
