@@ -13,7 +13,9 @@ and the desugarer is imported only when some module fails to compile as
 standard Python.  ``TAGSTR_AUTOLOAD=0`` (or ``false``/``no``/``off``) leaves
 the interpreter untouched, e.g. to compare against stock behaviour.
 ``TAGSTR_COMPILE=1`` (set by ``python -m tagstr_runtime`` for its child
-processes) also replaces ``builtins.compile`` (``run.compile_hook``).
+processes) also replaces ``builtins.compile``, ``exec`` and ``eval``
+(``run.compile_hook``), as does a process started by a debugger or profiler
+that compiles the script itself (``_script_compiled_by_a_tool``).
 
 ``python script.py`` (issue 29): CPython compiles the main script after
 ``site`` ran, and hands its ``SyntaxError`` to ``sys.excepthook`` before any
@@ -50,7 +52,57 @@ def activate() -> None:
         from tagstr_runtime.run import compile_hook as _compile_hook
 
         _compile_hook.install()
+    elif _script_compiled_by_a_tool():
+        from tagstr_runtime.run import compile_hook as _compile_hook
+
+        _compile_hook.install(children=False)
     _arm_main_script()
+
+
+#: ``python -m NAME script.py`` where NAME compiles the script itself, and evaluates what its user types
+_TOOL_MODULES = frozenset({"debugpy", "pdb", "cProfile", "profile", "trace"})
+
+
+def _script_compiled_by_a_tool() -> bool:
+    """``sys.orig_argv`` starts a debugger or profiler that compiles the script with the builtin.
+
+    ``python -m debugpy ... script.py`` (VS Code's "Run and Debug" starts
+    ``python <debugpy folder> --connect ... script.py`` through its launcher),
+    PyCharm's ``python .../pydevd.py --file script.py``, ``python -m pdb``,
+    ``-m cProfile``, ``-m profile``, ``-m trace``: the import hook never sees
+    the script, and the debugger compiles what its user types.  Not under
+    ``-I``, which leaves script runs stock (docs/decisions.md).  A few string
+    comparisons: no other process pays more.
+    """
+    if sys.flags.isolated:
+        return False
+    args = iter(getattr(sys, "orig_argv", ())[1:])
+    for arg in args:
+        if arg == "--":
+            return _is_tool_script(next(args, ""))
+        if arg == "--check-hash-based-pycs":
+            next(args, None)
+        elif arg == "-" or not arg.startswith("-"):
+            return _is_tool_script(arg)
+        elif not arg.startswith("--"):
+            for index, letter in enumerate(arg[1:], 1):
+                if letter in "cmWX":  # its value: the rest of the argument, or the next one
+                    value = arg[index + 1 :] or next(args, "")
+                    if letter == "c":
+                        return False
+                    if letter == "m":
+                        return value.partition(".")[0] in _TOOL_MODULES
+                    break
+    return False
+
+
+def _is_tool_script(arg: str) -> bool:
+    """The script named is debugpy's folder (or its ``__main__.py``) or pydevd's ``pydevd.py``."""
+    path = os.path.normpath(arg)
+    name = os.path.basename(path)
+    if name == "__main__.py":
+        name = os.path.basename(os.path.dirname(path))
+    return name in ("debugpy", "pydevd.py")
 
 
 def _arm_main_script() -> None:

@@ -1,11 +1,18 @@
 """Importing modules that contain tag strings: a path hook, not a meta-path finder.
 
-Why a path hook whose finder is a ``FileFinder`` and whose loader subclasses
+Why CPython's own ``FileFinder`` path hook, handed a loader that subclasses
 ``SourceFileLoader``: pytest's assertion rewriter (a meta-path finder that
 asks ``PathFinder`` for the spec) only rewrites modules whose
 ``spec.loader`` is a ``SourceFileLoader``; tools that inspect loaders
 (``inspect``, ``linecache``, ``pkgutil``, ``importlib.resources``) keep working;
 and everything except the one method that compiles is CPython's own code.
+
+Invisible to code that looks loaders and finders up by their exact type
+(distlib's ``_finder_registry[type(loader)]``, which pip calls; issue 36):
+``sys.path_importer_cache`` holds CPython's ``FileFinder`` itself (ours are
+told apart by the loader they hold), and a loader whose module turned out
+plain becomes CPython's ``SourceFileLoader`` again before the module runs
+(``TagSourceFileLoader.get_code``).  Only modules with tag strings keep ours.
 
 Plain modules behave exactly as without the hook: same finder logic, same
 ``__pycache__/m.cpython-3XY.pyc`` read and written by CPython's own
@@ -19,7 +26,7 @@ gets the ``SyntaxError`` instead of our code, and so that a new desugarer
 
 This module is imported at interpreter start-up by ``tagstr_autoload.pth``:
 it imports only modules that are already loaded when ``site`` runs.  That is
-also why it is not split (the file finder, the loader, and the two stock
+also why it is not split (the loader, the path hook, and the two stock
 paths it extends, ``spec_from_file_location`` and ``zipimport``): every module
 it would import is one more file found and read at every interpreter start.
 """
@@ -41,7 +48,7 @@ if TYPE_CHECKING:
 
     from _typeshed import ReadableBuffer
 
-__all__ = ["TagFileFinder", "TagSourceFileLoader", "install", "tag_cache_path", "uninstall"]
+__all__ = ["TagSourceFileLoader", "install", "tag_cache_path", "uninstall"]
 
 _builtin_compile = compile
 _FileFinder = _bootstrap_external.FileFinder
@@ -60,15 +67,22 @@ _LISTED_SOURCES: "set[str]" = set()
 class TagSourceFileLoader(_SourceFileLoader):
     """``SourceFileLoader`` that desugars tag strings when standard compilation fails.
 
+    Lives only as long as it may be needed: once ``get_code`` has the code of
+    a plain module, the loader becomes CPython's ``SourceFileLoader`` (see
+    ``get_code``).
+
     ``_tagstr_pending`` carries, from ``source_to_code`` to ``_cache_bytecode``
     (both called by CPython's ``get_code`` for the same module, under its
     import lock), whether the code object just produced is desugared and
     whether it came from our cache: CPython's ``get_code`` would otherwise
-    write desugared code into the standard pyc.
+    write desugared code into the standard pyc.  ``_tagstr_desugared`` tells
+    ``get_code`` that the code is ours.  All three are gone from the instance
+    once ``get_code`` returns.
     """
 
     _tagstr_pending: tuple[str, bool] | None = None
     _tagstr_in_get_code: bool = False
+    _tagstr_desugared: bool = False
 
     def get_code(self, fullname: str) -> "CodeType | None":
         """CPython's ``get_code``, short-circuited by a hit in our cache.
@@ -78,12 +92,20 @@ class TagSourceFileLoader(_SourceFileLoader):
         cache is read first: one ``stat`` of the source and one ``open``, as
         for a standard pyc (no failed ``open`` of the standard pyc, no read of
         the source).  Until a folder is listed this costs one truth test, and
-        a source folder never listed one set lookup: plain modules pay nothing.  Otherwise ``source_to_code`` is reached
-        when there is no valid standard pyc: for a module with tag strings,
-        always.  There our cache is checked *before* the builtin compile
-        (which would parse the whole module only to fail) and the hit leaves
-        through ``_CacheHit``, so CPython does not marshal the code again to
-        offer it for caching.
+        a source folder never listed one set lookup: plain modules pay nothing.
+        Otherwise ``source_to_code`` is reached when there is no valid
+        standard pyc: for a module with tag strings, always.  There our cache
+        is checked *before* the builtin compile (which would parse the whole
+        module only to fail) and the hit leaves through ``_CacheHit``, so
+        CPython does not marshal the code again to offer it for caching.
+
+        Code that is not ours (a valid standard pyc, or the builtin compile
+        succeeded) turns this loader into CPython's ``SourceFileLoader``, the
+        class it would have had without the hook, before the module runs:
+        ``type(module.__loader__)`` and ``type(module.__spec__.loader)`` are
+        then stock for every plain module (issue 36: distlib, and so pip, look
+        their resource finder up by that type).  The instance holds the same
+        ``name`` and ``path``, so it also compares equal to a stock one.
         """
         if _LISTED_SOURCES:  # a process that never met a cached tag-string module skips this
             source_path = self.get_filename(fullname)
@@ -93,11 +115,17 @@ class TagSourceFileLoader(_SourceFileLoader):
                     return cached
         self._tagstr_in_get_code = True
         try:
-            return super().get_code(fullname)
+            code = super().get_code(fullname)
         except _CacheHit as hit:
             return hit.code
         finally:
-            self._tagstr_in_get_code = False
+            state = vars(self)
+            del state["_tagstr_in_get_code"]
+            state.pop("_tagstr_pending", None)
+            desugared = state.pop("_tagstr_desugared", False)
+        if not desugared:
+            self.__class__ = _SourceFileLoader  # type: ignore[assignment]  # see the docstring
+        return code
 
     def source_to_code(  # type: ignore[override]
         self,
@@ -174,6 +202,7 @@ def _module_code(
         except ImportError:  # loading _fingerprint itself: it cannot fingerprint yet
             cached = None
         if cached is not None:
+            loader._tagstr_desugared = True
             raise _CacheHit(cached)
     try:
         code: CodeType = _builtin_compile(data, path, "exec", dont_inherit=True, optimize=optimize)
@@ -195,8 +224,11 @@ def _module_code(
     from tagstr_runtime.run.compile import compile_source
 
     code = compile_source(data, path, "exec", 0, True, optimize, standard_error)
+    _tag_code_runs()
     if own_file:
         loader._tagstr_pending = (path, False)
+    if loader._tagstr_in_get_code:
+        loader._tagstr_desugared = True
     return code
 
 
@@ -305,7 +337,26 @@ def _read_cache(
     if sys.flags.verbose:
         print(f"# {bytecode_path} matches {source_path}", file=sys.stderr)
     _let_inspect_read(source_path)
+    _tag_code_runs()
     return code
+
+
+_debuggers_told = False  # _tag_code_runs ran in this process
+
+
+def _tag_code_runs() -> None:
+    """A module with tag strings is about to run: pdb, when it is used, evaluates tag strings
+    in the frame it stopped in (``p html"{local}"``, ``!y = ...``; ``run.compile_hook.debuggers``).
+    The builtins stay CPython's: ``exec``/``eval``/``compile`` of text with tag strings is the
+    runner's (docs/decisions.md, "Which processes get the compile hook").  A process without
+    tag strings never gets here."""
+    global _debuggers_told
+    if _debuggers_told:
+        return
+    _debuggers_told = True
+    from tagstr_runtime.run import compile_hook
+
+    compile_hook.debuggers()
 
 
 #: files of tag-string code loaded from the cache before anything imported ``inspect``
@@ -379,26 +430,33 @@ def _note_written(bytecode_path: str, standard: bool) -> None:
         listing[1 if standard else 0].add(name[:-4] if name.endswith(".pyc") else name)
 
 
-class TagFileFinder(_FileFinder):
-    """A ``FileFinder`` whose ``.py`` loader is ``TagSourceFileLoader``.
-
-    A subclass only so that ``install``/``uninstall`` can tell our cached
-    finders from CPython's in ``sys.path_importer_cache``.
-    """
-
-
 _hook: "Callable[[str], PathEntryFinder] | None" = None
 
 
 def _path_hook() -> "Callable[[str], PathEntryFinder]":
+    """CPython's own ``FileFinder.path_hook``, with our loader for source files.
+
+    Its finders are ``FileFinder`` objects, the type CPython caches in
+    ``sys.path_importer_cache`` (distlib's ``finder_for_path`` and
+    ``pkgutil`` dispatch on it); ``_holds`` tells them from CPython's by the
+    loader they were given.
+    """
     global _hook
     if _hook is None:
         details = [
             (TagSourceFileLoader if loader is _SourceFileLoader else loader, suffixes)
             for loader, suffixes in _bootstrap_external._get_supported_file_loaders()  # type: ignore[attr-defined]
         ]
-        _hook = TagFileFinder.path_hook(*details)
+        _hook = _FileFinder.path_hook(*details)
     return _hook
+
+
+def _holds(finder: object, loader: type) -> bool:
+    """``finder`` is a ``FileFinder`` whose loaders include ``loader`` (its ``_loaders``,
+    the ``(suffix, loader)`` pairs ``FileFinder`` keeps from 3.3 on)."""
+    if type(finder) is not _FileFinder:
+        return False
+    return any(held is loader for _suffix, held in getattr(finder, "_loaders", ()))
 
 
 def install() -> None:
@@ -422,7 +480,8 @@ def install() -> None:
     sys.path_hooks.insert(position, hook)
     cache = sys.path_importer_cache
     for entry, finder in list(cache.items()):
-        if type(finder) is _FileFinder:
+        # CPython's own finders only: another tool's FileFinder hook keeps its loaders
+        if _holds(finder, _SourceFileLoader):
             try:
                 cache[entry] = _converted(finder, hook(entry))
             except ImportError:  # no longer a directory
@@ -478,9 +537,11 @@ def _zip_sources_with_tag_strings(on: bool) -> None:
 
             source = source.replace(b"\r\n", b"\n").replace(b"\r", b"\n")  # as zipimport does
             try:
-                return compile_source(source, pathname, "exec", 0, True, -1, error)
+                code = compile_source(source, pathname, "exec", 0, True, -1, error)
             except SyntaxError as exc:
                 raise exc.with_traceback(None) from None
+            _tag_code_runs()
+            return code
 
         _compile_source._tagstr_original = current  # type: ignore[attr-defined]
         zipimport._compile_source = _compile_source  # type: ignore[union-attr]
@@ -511,5 +572,5 @@ def uninstall() -> None:
     sys.path_hooks.remove(_hook)
     cache = sys.path_importer_cache
     for entry, finder in list(cache.items()):
-        if type(finder) is TagFileFinder:
+        if _holds(finder, TagSourceFileLoader):
             del cache[entry]

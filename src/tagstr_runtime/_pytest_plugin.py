@@ -38,7 +38,7 @@ import pytest
 # too (it is a plugin's package), and a lazy import from inside the patched
 # _read_pyc below would re-enter it while _fingerprint is half imported.
 from tagstr_runtime.desugarer import fingerprint as _fingerprint  # noqa: F401
-from tagstr_runtime._importhook import _tag_name, install
+from tagstr_runtime._importhook import _tag_code_runs, _tag_name, install
 from tagstr_runtime.integrations.patching import wrap_once
 
 if TYPE_CHECKING:
@@ -141,6 +141,7 @@ def _rewrite_desugared(fn: Path, config: Any, standard_error: SyntaxError) -> tu
     _rewrite.rewrite_asserts(tree, source, strfn, config)
     code = compile_desugared(tree, strfn, "exec", 0, True, -1, source)
     _desugared_files.add(strfn)
+    _tag_code_runs()  # pdb at a failure (--pdb, breakpoint()) evaluates tag strings in the test's frame
     return key, code
 
 
@@ -149,6 +150,8 @@ def _make_read_pyc(original: Callable[..., CodeType | None]) -> Any:
         code = original(source, pyc, trace)
         if code is None:
             code = original(source, pyc.with_name(_tag_name(pyc.name)), trace)
+            if code is not None:
+                _tag_code_runs()
         return code
 
     return _read_pyc

@@ -162,7 +162,7 @@ def run(*args: object, cwd: Path | None = None, env: dict[str, str] | None = Non
 
 
 def pip_env() -> dict[str, str]:
-    return clean_env(TAGSTR_AUTOLOAD="0", PIP_DISABLE_PIP_VERSION_CHECK="1")
+    return clean_env(PIP_DISABLE_PIP_VERSION_CHECK="1")
 
 
 def build_wheel(project: Path, out: Path) -> Path:

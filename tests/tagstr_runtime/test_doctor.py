@@ -153,7 +153,8 @@ def test_healthy_environment(place: Place) -> None:
     report = doctor(place)
     assert report.returncode == 0
     assert (report.document["errors"], report.document["warnings"]) == (0, 0), report.document["findings"]
-    for check in ("python", "startup-hook", "main-script", "bytecode-cache", "mypy", "mypy-plugin", "flake8",
+    for check in ("python", "startup-hook", "loaders", "main-script", "debuggers", "bytecode-cache", "mypy",
+                  "mypy-plugin", "flake8",
                   "flake8-plugin", "pytest", *(["coverage"] if with_coverage else [])):
         assert report.finding(check)["status"] == "ok", report.finding(check)
     assert "./setup.cfg" in report.finding("mypy-plugin")["message"]
@@ -183,6 +184,56 @@ def test_main_script_path_tried_for_real(place: Place) -> None:
     """``python script.py`` on a tag-string script, in a fresh interpreter of the environment (issue 29)."""
     found = doctor(place).finding("main-script")
     assert (found["status"], found["message"]) == ("ok", "on: `python script.py` runs a script with tag strings")
+
+
+@pytest.mark.subprocess
+def test_under_python_dash_I_script_runs_are_off(place: Place) -> None:
+    """Issue 36: ``python -I`` leaves script runs stock (the import hook stays): the doctor,
+    run with -I, tries them with -I and says so."""
+    report = doctor(place, flags=("-I",))
+    assert report.finding("startup-hook")["status"] == "ok"
+    main = report.finding("main-script")
+    assert main["status"] == "warning" and main["message"].startswith("off under -I: "), main
+    assert main["fix"] == "run scripts with python -I -m tagstr_runtime script.py"
+    debuggers = report.finding("debuggers")
+    assert debuggers["status"] == "warning" and debuggers["message"].startswith("off under -I: "), debuggers
+
+
+@pytest.mark.subprocess
+def test_debuggers_tried_as_vs_codes_launcher_starts_them(place: Place) -> None:
+    found = doctor(place).finding("debuggers")
+    assert found["status"] == "ok" and found["message"].startswith("debugpy (VS Code's Run and Debug)"), found
+    off = doctor(place, TAGSTR_AUTOLOAD="0").finding("debuggers")
+    assert off["status"] == "note" and off["message"].startswith("off with the start-up hook"), off
+    assert '"module": "tagstr_runtime"' in off["fix"]
+
+
+@pytest.mark.subprocess
+def test_loader_types_changed_by_a_start_up_hook_are_an_error(place: Place, tmp_path: Path) -> None:
+    """Issue 36: a start-up hook giving plain modules a loader of its own type breaks pip
+    (distlib's finder registry); the doctor imports a plain package and pip's distlib for real."""
+    assert doctor(place).finding("loaders")["status"] == "ok"
+    custom = tmp_path / "custom"
+    custom.mkdir()
+    (custom / "sitecustomize.py").write_text(textwrap.dedent('''
+        import importlib.machinery as m, sys
+        class OtherLoader(m.SourceFileLoader):
+            pass
+        class OtherFinder(m.FileFinder):
+            pass
+        details = [(m.ExtensionFileLoader, m.EXTENSION_SUFFIXES), (OtherLoader, m.SOURCE_SUFFIXES),
+                   (m.SourcelessFileLoader, m.BYTECODE_SUFFIXES)]
+        sys.path_hooks.insert(0, OtherFinder.path_hook(*details))  # as tagstr-toolkit 0.1.0 did
+        sys.path_importer_cache.clear()
+    '''), encoding="utf-8")
+    found = doctor(place, PYTHONPATH=f"{SRC}{os.pathsep}{custom}").finding("loaders")
+    assert found["status"] == "error", found
+    assert found["message"].startswith(
+        "pip._vendor.distlib.resources.finder('pip._vendor.distlib') fails: "
+        "DistlibException: Unable to locate finder for 'pip._vendor.distlib' (and "
+    ), found
+    assert found["message"].endswith("code that looks loaders up by type fails (pip install, distlib)")
+    assert found["fix"].startswith("find the start-up hook (sitecustomize)")
 
 
 @pytest.mark.subprocess

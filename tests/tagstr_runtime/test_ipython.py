@@ -76,3 +76,16 @@ def test_plain_cells_and_unload_are_stock(tmp_path: Path) -> None:
     assert stock in out, out
     assert "TagSyntaxError" not in out, out
     assert out.count("SyntaxError: invalid syntax") == 1, out  # after unloading
+
+
+def test_run_magic_runs_a_script_with_tag_strings(tmp_path: Path) -> None:
+    """Issue 36: ``%run script.py`` compiles the file with the builtin ``compile``; the
+    extension installs the compile hook while it is loaded (and removes it on unload)."""
+    (tmp_path / "script.py").write_text(
+        TAG + "who = 'world'\nprint(html\"hello {who}\")\n", encoding="utf-8"
+    )
+    session = "%load_ext tagstr_runtime\n%run script.py\nwho\n%unload_ext tagstr_runtime\n%run script.py\n"
+    out = ipython(session, tmp_path)
+    assert "hello world" in out, out
+    assert "Out[3]: 'world'" in out, out
+    assert out.count("SyntaxError: invalid syntax") == 1, out  # after unloading, as without it

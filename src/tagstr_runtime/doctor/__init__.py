@@ -20,10 +20,10 @@ import sys
 from collections.abc import Callable, Sequence
 
 from tagstr_runtime.doctor import checkers as _checkers
-
-from tagstr_runtime.doctor import interpreter as _environment
-
+from tagstr_runtime.doctor import debuggers as _debuggers
 from tagstr_runtime.doctor import integrations as _integrations
+from tagstr_runtime.doctor import interpreter as _environment
+from tagstr_runtime.doctor import loaders as _loaders
 from tagstr_runtime.doctor import packages as _packages
 from tagstr_runtime.doctor.report import Finding, exit_status, render_json, render_text
 from tagstr_runtime.integrations.patching import strict
@@ -37,7 +37,9 @@ def findings(path: str) -> list[Finding]:
     checks: list[tuple[str, Callable[[], Finding | list[Finding] | None]]] = [
         ("python", _environment.python_version),
         ("startup-hook", _environment.startup_hook),
+        ("loaders", _loaders.loader_types),
         ("main-script", _environment.main_script),
+        ("debuggers", _debuggers.debuggers),
         ("bytecode-cache", lambda: _environment.bytecode_cache(path)),
         ("installed-packages", _packages.installed_packages),
         ("mypy", lambda: _checkers.mypy_findings(here)),

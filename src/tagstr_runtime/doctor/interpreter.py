@@ -13,12 +13,17 @@ import json
 import os
 import sys
 import tempfile
+from typing import TYPE_CHECKING
 
 from tagstr_runtime.doctor.install import install_command
 from tagstr_runtime.doctor.probe import DISTRIBUTION, distribution
 from tagstr_runtime.doctor.report import Finding
 
-__all__ = ["SUPPORTED_PYTHON", "bytecode_cache", "main_script", "python_version", "startup_hook"]
+if TYPE_CHECKING:
+    import subprocess
+
+__all__ = ["SUPPORTED_PYTHON", "bytecode_cache", "interpreter_flags", "main_script", "python_version", "run_probe",
+           "startup_hook"]
 
 #: The first and last Python versions tested (pyproject's classifiers say the same).
 SUPPORTED_PYTHON = ((3, 11), (3, 15))
@@ -123,24 +128,53 @@ def main_script() -> Finding:
     ``startup-hook`` finding says why) it is a note, not a second warning.
     """
     name = "main-script"
-    instead = "run scripts with python -m tagstr_runtime script.py"
+    flags = interpreter_flags()
+    python = " ".join(["python", *flags])
+    instead = f"run scripts with {python} -m tagstr_runtime script.py"
     if startup_hook().status != "ok":
-        return Finding(name, "note", "off with the start-up hook: `python script.py` fails on a script with tag "
+        return Finding(name, "note", f"off with the start-up hook: `{python} script.py` fails on a script with tag "
                        "strings", f"turn the start-up hook on (see startup-hook), or {instead}")
+    done = run_probe(_MAIN_SCRIPT_PROBE)
+    if isinstance(done, str):
+        return Finding(name, "warning", f"could not run {sys.executable}: {done}", instead)
+    if done.returncode == 0 and done.stdout == "on\n":
+        return Finding(name, "ok", f"on: `{python} script.py` runs a script with tag strings")
+    if sys.flags.isolated:  # docs/decisions.md: isolated mode leaves script runs stock
+        return Finding(name, "warning", "off under -I: isolated mode leaves `python -I script.py` to CPython, "
+                       "which fails on a script with tag strings", instead)
+    last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+    return Finding(name, "warning", f"off: `{python} script.py` fails on a script with tag strings ({last})",
+                   instead)
+
+
+def interpreter_flags() -> list[str]:
+    """The options this interpreter runs with (``-I``, ``-E``, ``-s``, ``-X``...), for the
+    fresh interpreters that try things as the user would run them."""
+    import subprocess
+
+    flags: list[str] = subprocess._args_from_interpreter_flags()  # type: ignore[attr-defined]
+    return flags
+
+
+def run_probe(script: str, *args: str, launcher: str | None = None) -> "subprocess.CompletedProcess[str] | str":
+    """``python [this interpreter's options] probe.py ARGS`` in a temporary folder (``launcher``:
+    a file run instead, the probe's path its first argument); its outcome, or why it could not run."""
     import subprocess
 
     with tempfile.TemporaryDirectory(prefix="tagstr-doctor-") as folder:
-        script = os.path.join(folder, "probe.py")
-        with open(script, "w", encoding="utf-8") as file:
-            file.write(_MAIN_SCRIPT_PROBE)
+        probe = os.path.join(folder, "probe.py")
+        with open(probe, "w", encoding="utf-8") as file:
+            file.write(script)
+        command = [sys.executable, *interpreter_flags()]
+        if launcher is not None:
+            command.append(os.path.join(folder, launcher))
+            os.makedirs(os.path.dirname(command[-1]), exist_ok=True)
+            with open(command[-1], "w", encoding="utf-8") as file:
+                file.write("import runpy, sys\nrunpy.run_path(sys.argv[1], run_name='__main__')\n")
         try:
-            done = subprocess.run([sys.executable, script], capture_output=True, text=True, timeout=60, cwd=folder)
+            return subprocess.run([*command, probe, *args], capture_output=True, text=True, timeout=60, cwd=folder)
         except (OSError, subprocess.SubprocessError) as exc:
-            return Finding(name, "warning", f"could not run {sys.executable}: {exc}", instead)
-    if done.returncode == 0 and done.stdout == "on\n":
-        return Finding(name, "ok", "on: `python script.py` runs a script with tag strings")
-    last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-    return Finding(name, "warning", f"off: `python script.py` fails on a script with tag strings ({last})", instead)
+            return str(exc)
 
 
 def _has_dist_info(folder: str) -> bool:

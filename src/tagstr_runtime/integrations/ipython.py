@@ -15,6 +15,11 @@ parse and see a tag string as a name followed by a string: they leave it
 alone.  Nothing is changed at class level, so other shells in the process,
 and this one after ``%unload_ext``, behave as stock.  IPython is never
 imported here: the shell is handed in.
+
+``%run script.py`` compiles the file with the builtin ``compile`` and the
+debugger (``%debug``, ``%run -d``) evaluates with the builtin ``eval``: while
+the extension is loaded, the process has the builtins of ``run.compile_hook``
+(unless something else installed them, they go again at ``%unload_ext``).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from typing import Any
 __all__ = ["load_ipython_extension", "unload_ipython_extension"]
 
 _MARK = "__tagstr_wrapped__"
+_LOADED_BY: set[int] = set()  # id() of the shells whose loading installed the compile hook
 
 
 def load_ipython_extension(shell: Any) -> None:
@@ -50,6 +56,11 @@ def load_ipython_extension(shell: Any) -> None:
     setattr(ast_parse, _MARK, True)
     ast_parse.__doc__ = original.__doc__
     compiler.ast_parse = ast_parse
+    from tagstr_runtime.run import compile_hook
+
+    if not compile_hook.installed():
+        compile_hook.install(children=False)
+        _LOADED_BY.add(id(shell))
 
 
 def unload_ipython_extension(shell: Any) -> None:
@@ -57,3 +68,8 @@ def unload_ipython_extension(shell: Any) -> None:
     compiler = shell.compile
     if getattr(compiler.ast_parse, _MARK, False):
         del compiler.ast_parse
+    if id(shell) in _LOADED_BY:
+        _LOADED_BY.discard(id(shell))
+        from tagstr_runtime.run import compile_hook
+
+        compile_hook.uninstall(children=False)

@@ -249,6 +249,7 @@ class _InspectImported:
         run = loader.exec_module
 
         def exec_module(module: ModuleType) -> None:
+            vars(loader).pop("exec_module", None)  # the loader as it was (a stock one compares equal again)
             run(module)
             _patch(module)
 

@@ -92,8 +92,10 @@ def _compiled(source: bytes, path: str, error: SyntaxError) -> CodeType | Syntax
 
 
 def _execute(code: CodeType, namespace: dict[str, object]) -> bool:
+    from tagstr_runtime.run.compile_hook import _builtin_exec
+
     try:
-        exec(code, namespace)
+        _builtin_exec(code, namespace)
     except BaseException as exc:  # noqa: B036 - every outcome is python's top level's
         error = exc
     else:

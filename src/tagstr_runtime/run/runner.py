@@ -282,16 +282,33 @@ def _run_console() -> int:
 
 
 def _exec_main(source: str | bytes, filename: str, namespace: dict[str, object]) -> int:
-    from tagstr_runtime.run.compile import compile as tag_compile
+    from tagstr_runtime.run.compile import compile_source
+    from tagstr_runtime.run.compile_hook import _builtin_compile, _builtin_exec
 
     try:
-        code: CodeType = tag_compile(source, filename, "exec", dont_inherit=True)
+        try:
+            code: CodeType = _builtin_compile(source, filename, "exec", dont_inherit=True)
+        except (SyntaxError, MemoryError) as exc:
+            code = compile_source(source, filename, "exec", 0, True, -1, exc)
+        else:  # a plain script's __main__ has CPython's loader, as under `python script.py`
+            _stock_loader(namespace)
     except SyntaxError as exc:
         # python prints a syntax error in the main program without a traceback.
         show(exc, None)
         return 1
-    exec(code, namespace)
+    # the builtin itself: the script's frame follows this one, as under python (no hook between)
+    _builtin_exec(code, namespace)
     return 0
+
+
+def _stock_loader(namespace: dict[str, object]) -> None:
+    from tagstr_runtime._importhook import TagSourceFileLoader
+
+    loader = namespace.get("__loader__")
+    if type(loader) is TagSourceFileLoader:
+        import importlib.machinery
+
+        loader.__class__ = importlib.machinery.SourceFileLoader  # type: ignore[assignment]
 
 
 # -- the __main__ module and sys.path --------------------------------------------
