@@ -25,9 +25,10 @@ from tagstr_runtime.syntax.model import Field, TagString
 from tagstr_runtime.syntax.parser import parse
 from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver
 from tagstr_runtime.analysis.findings import (
-    ARGUMENTLESS_SUPER, ASSIGNMENT_EXPRESSION, CLASS_VARIABLE, Finding, argumentless_super, assignment_expressions,
-    class_variables,
+    ARGUMENTLESS_SUPER, ASSIGNMENT_EXPRESSION, CLASS_VARIABLE, OWN_SCOPE, Finding, argumentless_super,
+    assignment_expressions, class_variables, own_scope_reads,
 )
+from tagstr_runtime.analysis.reaching import reaching
 from tagstr_runtime.analysis.module import ModuleAnalysis
 from tagstr_runtime.analysis.prefixed import PREFIXES_314, prefix_named_tags, prefixed_strings, string_kind
 from tagstr_runtime.analysis.sites import Hole, Site
@@ -36,7 +37,8 @@ from tagstr_runtime.syntax.words import TEMPLATE_PREFIXES
 __all__ = ["HAZARDS", "ModuleScan", "scan"]
 
 #: the findings that keep a tag string, and their MIG codes
-HAZARDS = {CLASS_VARIABLE: "MIG004", ASSIGNMENT_EXPRESSION: "MIG005", ARGUMENTLESS_SUPER: "MIG006"}
+HAZARDS = {CLASS_VARIABLE: "MIG004", ASSIGNMENT_EXPRESSION: "MIG005", ARGUMENTLESS_SUPER: "MIG006",
+           OWN_SCOPE: "MIG019"}
 
 
 class ModuleScan:
@@ -49,7 +51,8 @@ class ModuleScan:
         # t"..." read as a tag string on every Python: is_template tells it apart, and MIG012 needs
         # to know whether it calls a tag named t
         self.module = module = ModuleAnalysis.read(text, filename, path=path, name=name, template_strings=False)
-        self.resolver = resolver or TagResolver()
+        self.resolver = resolver or TagResolver(every_binding=True)
+        self._facts: dict[tuple[str, tuple[int, ...]], tuple[TagFacts, ...]] = {}
         self.sites: dict[int, Site] = {site.tag.span.start: site for site in module.sites}
         #: the outermost tag strings (t-strings read as tags among them, before 3.14)
         self.tags = tuple(site.tag for site in module.sites if site.parent is None)
@@ -58,7 +61,8 @@ class ModuleScan:
         for site in module.sites:
             _index_holes(site.args, self.holes)
         self.calls = frozenset(id(site.call) for site in module.sites)  # the tag strings' own calls
-        findings = [*class_variables(module), *assignment_expressions(module), *argumentless_super(module)]
+        findings = [*class_variables(module), *assignment_expressions(module), *argumentless_super(module),
+                    *own_scope_reads(module)]
         self.hazards: dict[int, list[Finding]] = {}
         for finding in findings:
             self.hazards.setdefault(finding.site.tag.span.start, []).append(finding)
@@ -70,10 +74,40 @@ class ModuleScan:
         """A t-string (read as a tag string)."""
         return tag.tag.lower() in TEMPLATE_PREFIXES
 
-    def facts(self, tag: TagString) -> TagFacts:
-        """What the resolver finds of the tag string's tag."""
+    def facts(self, tag: TagString) -> tuple[TagFacts, ...]:
+        """What the resolver finds of the tag string's tag: one ``TagFacts`` per definition a
+        run may call there (the same bindings: the same facts, worked out once)."""
         name = self.sites[tag.span.start].name
-        return facts_of(self.resolver.resolve(self.module, name), name, self.module)
+        key = (name.id, tuple(id(b.node) for b in reaching(self.module, name.lineno, name.col_offset)))
+        found = self._facts.get(key)
+        if found is None:
+            found = self._facts[key] = facts_of(self.resolver.resolve(self.module, name), name, self.module,
+                                                self.resolver)
+        return found
+
+    def site(self, tag: TagString) -> Site:
+        return self.sites[tag.span.start]
+
+    def consumer_facts(self, tag: TagString) -> tuple[TagFacts, ...] | None:
+        """For a t-string passed alone to a call ``f(t"...")`` whose ``f`` is a name: the facts of
+        ``f`` (who reads the template); None otherwise."""
+        site = self.sites[tag.span.start]
+        chain = site.chain
+        call = chain[-1] if chain else None
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and len(call.args) == 1
+                and call.args[0] is site.call and not call.keywords):
+            return None
+        name = call.func
+        key = (name.id, tuple(id(b.node) for b in reaching(self.module, name.lineno, name.col_offset)))
+        found = self._facts.get(key)
+        if found is None:
+            found = self._facts[key] = facts_of(self.resolver.resolve(self.module, name), name, self.module,
+                                                self.resolver)
+        return found
+
+    def trivial(self, field: Field) -> bool:
+        """The field's expression is a name or a constant: evaluating it earlier or later shows nothing."""
+        return isinstance(self.holes[field.span.start].node, (ast.Name, ast.Constant))
 
     @cached_property
     def prefix_named(self) -> list[tuple[int, str]]:
@@ -99,13 +133,6 @@ class ModuleScan:
                 found.append((string.offset, f"{string.name}\"...\" is {string_kind(string.name)}, not a call of "
                                              f"the tag {string.name!r} ({where})"))
         return found
-
-    def calls_in(self, field: Field) -> bool:
-        """Whether the field's expression calls something (its tag strings' own calls aside)."""
-        hole = self.holes[field.span.start]
-        return any(
-            isinstance(node, ast.Call) and id(node) not in self.calls for node in ast.walk(hole.node)
-        )
 
 
 def _index_holes(args: tuple[object, ...], into: dict[int, Hole]) -> None:
