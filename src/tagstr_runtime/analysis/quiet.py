@@ -115,14 +115,17 @@ class Quiet:
 
     def __init__(self, resolver: TagResolver) -> None:
         self.resolver = resolver
-        self._judged: dict[int, tuple[ast.AST, str | None]] = {}
+        self._judged: dict[tuple[int, bool], tuple[ast.AST, str | None]] = {}
         self._depth = 0
+        #: a ``raise`` or ``assert`` counts as quiet (``tag_reads`` asks both ways: a tag that
+        #: only raises differs only where a later value does something)
+        self.lenient = False
 
     # -- functions and classes of the tree --------------------------------------------------
 
     def function(self, module: ModuleAnalysis, function: ast.AST, fresh_self: bool = False) -> str | None:
         """Why calling ``function`` (a def or lambda of ``module``) may be observed."""
-        key = id(function)
+        key = (id(function), self.lenient)
         judged = self._judged.get(key)
         if judged is not None:
             return judged[1]
@@ -191,6 +194,8 @@ class Quiet:
                   reads: Callable[[ast.Call], bool] = lambda call: False) -> str | None:
         line = f"line {node.lineno}"
         if isinstance(node, (ast.Raise, ast.Assert)):
+            if self.lenient:
+                return None
             return f"{'raises' if isinstance(node, ast.Raise) else 'asserts'} ({line})"
         if isinstance(node, (ast.With, ast.AsyncWith)):
             return f"enters a with block ({line})"

@@ -52,11 +52,14 @@ def reaching(module: ModuleAnalysis, line: int, col_byte: int, name: str | None 
     order; star imports among them.  ``name``: read by the expression there (a string
     prefix's name).  Empty: a builtin, or nothing."""
     scope = module.scopes.read_scope(line, col_byte, name)
-    if scope is None:
-        return ()
+    if scope is None:  # bound nowhere in the file: a builtin, or a star import's
+        return tuple(_star_imports(module, False))
     found = list(scope.bindings)
+    visible = {id(b): seen for b, seen in zip(scope.bindings, scope.visible)}
     if scope.kind == MODULE:
-        found = sorted([*found, *_star_imports(module, scope.same_scope)], key=_position)
+        stars = list(_star_imports(module, scope.same_scope))
+        visible.update((id(b), end(b.node)) for b in stars)
+        found = sorted([*found, *stars], key=_position)
     if not scope.same_scope:
         return tuple(_at_call_time(scope, found))
     read = (line, col_byte)
@@ -64,7 +67,8 @@ def reaching(module: ModuleAnalysis, line: int, col_byte: int, name: str | None 
     loops = [node for node, child in zip(within, within[1:]) if isinstance(node, _LOOPS) and _in_loop(node, child)]
     found = [
         b for b in found
-        if _position(b) < read or id(b.node) in scope.moved or any(_inside(b, loop) for loop in loops)
+        if visible.get(id(b), _position(b)) <= read or id(b.node) in scope.moved
+        or any(_inside(b, loop) for loop in loops)
     ]
     for statements, index in _lists_on_the_way(within):
         for statement in statements[:index]:

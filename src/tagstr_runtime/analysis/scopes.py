@@ -70,6 +70,8 @@ class ReadScope(NamedTuple):
     bindings: tuple[Binding, ...]  # every binding of the name in that scope, in source order
     #: the binding nodes written in other scopes (``global`` / ``nonlocal``): they may run any time
     moved: frozenset[int]
+    #: from where a read in the scope sees each binding (``scope_tables.Bound.visible``), by binding
+    visible: tuple[tuple[int, int], ...] = ()
 
 
 def _nothing_generated(node: ast.AST) -> bool:
@@ -173,7 +175,8 @@ class ScopeIndex:
         bound = sorted(self._bound(found, name), key=_at)
         same = found == chain[innermost]
         bindings = tuple(Binding(*b.at, found.kind == CLASS, same, b.node, found.kind == MODULE) for b in bound)
-        return ReadScope(name, tuple(path), found.node, found.kind, same, bindings, moved)
+        return ReadScope(name, tuple(path), found.node, found.kind, same, bindings, moved,
+                         tuple(b.visible for b in bound))
 
     def _lookup(self, name: str, path: list[ast.AST], read: Position) -> list[Binding]:
         chain = self._chain(path)
@@ -200,8 +203,10 @@ class ScopeIndex:
         every binding of ``name`` there, in source order, as ``read_scope`` gives them."""
         step = Step(self._tree, MODULE)
         moved = frozenset(id(b.node) for b in self._moved_into(step).get(name, ()))
-        bindings = tuple(Binding(*b.at, False, False, b.node, True) for b in sorted(self._bound(step, name), key=_at))
-        return ReadScope(name, (self._tree,), self._tree, MODULE, False, bindings, moved)
+        bound = sorted(self._bound(step, name), key=_at)
+        bindings = tuple(Binding(*b.at, False, False, b.node, True) for b in bound)
+        return ReadScope(name, (self._tree,), self._tree, MODULE, False, bindings, moved,
+                         tuple(b.visible for b in bound))
 
     def module_bindings(self, name: str) -> list[Binding]:
         """Every binding of ``name`` in the module's own scope (``global`` declarations

@@ -19,7 +19,10 @@ indexed reads, no print, write, ``contextvars`` or global state, no raise.
 Anything else is judged unproven, with the shape named: ``LAZY`` (it may
 read later, or keeps or passes on what it got: MIG001), ``ORDER`` (not each
 value once, in order: MIG013), ``OBSERVABLE`` (something runs between
-reads: MIG014).
+reads: MIG014), ``RAISES`` (it would be proven but for a ``raise`` or
+``assert`` between reads: a tag string then stops before the later values,
+a t-string has evaluated them; only a tag string whose values do nothing
+observable, names and constants, cannot tell).
 """
 
 from __future__ import annotations
@@ -30,9 +33,9 @@ from typing import Iterable, Iterator, NamedTuple
 from tagstr_runtime.analysis.module import ModuleAnalysis
 from tagstr_runtime.analysis.quiet import Locals, Quiet, locals_of
 
-__all__ = ["LAZY", "OBSERVABLE", "ORDER", "Unproven", "unproven_reading"]
+__all__ = ["LAZY", "OBSERVABLE", "ORDER", "RAISES", "Unproven", "unproven_reading"]
 
-LAZY, ORDER, OBSERVABLE = "lazy", "order", "observable"
+LAZY, ORDER, OBSERVABLE, RAISES = "lazy", "order", "observable", "raises"
 D, I = "decoded", "interpolation"  # what one argument may be
 _BOTH = frozenset([D, I])
 _D_NAMES = frozenset(["Decoded", "str"])
@@ -66,16 +69,24 @@ def unproven_reading(
 ) -> Unproven | None:
     """Why ``function`` (a tag; ``method``: an instance's ``__call__``) is not proven to read
     each value once, in order, with nothing observable between; None: it is."""
+    quiet.lenient = True
+    try:
+        _Reader(function, module, quiet, method, lenient=True).check()
+    except _Fail as failure:
+        return failure.unproven
+    finally:
+        quiet.lenient = False
     try:
         _Reader(function, module, quiet, method).check()
     except _Fail as failure:
-        return failure.unproven
+        return Unproven(RAISES, failure.unproven.why)
     return None
 
 
 class _Reader:
     def __init__(self, function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, module: ModuleAnalysis,
-                 quiet: Quiet, method: bool) -> None:
+                 quiet: Quiet, method: bool, lenient: bool = False) -> None:
+        self.lenient = lenient  # a raise ends a path (``RAISES`` is judged apart)
         self.function = function
         self.module = module
         self.quiet = quiet
@@ -289,12 +300,12 @@ class _Reader:
                 raise _Fail(ORDER, f"it may return before it reads every value ({line})")
             return []
         if isinstance(node, ast.Raise):
-            if live:
+            if live and not self.lenient:
                 raise _Fail(OBSERVABLE, f"it may raise while it reads its values ({line})")
             return []
         if isinstance(node, ast.Assert):
             true, false = self._condition(node.test, states)
-            if any(s.kinds for s in false) and not _narrows(node.test):
+            if any(s.kinds for s in false) and not _narrows(node.test) and not self.lenient:
                 raise _Fail(OBSERVABLE, f"it asserts while it reads its values ({line})")
             return true
         if isinstance(node, (ast.Pass, ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal)):

@@ -190,7 +190,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     unverified = False
     # every module of the tree is read before any is written: the resolver follows imports into them
     roots = [path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path)) for path in args.paths]
-    resolver = TagResolver(ModuleFinder(roots))
+    resolver = TagResolver(ModuleFinder(roots), every_binding=True)
     for path in python_files(args.paths):
         try:
             with open(path, "rb") as file:

@@ -193,13 +193,15 @@ class _Migrator:
         """The verdicts on what the tag is (MIG001, MIG009, MIG011, MIG013, MIG014), or MIG015 when
         one of several definitions a run may call here fails."""
         at = tag.span.start
-        judged = [[self.flag(v.code, at, *v.args) for v in verdicts(f, s)] for f, s in zip(facts, said)]
+        quiet = all(self.scan.trivial(field) for field in tag.fields())
+        judged = [[self.flag(v.code, at, *v.args) for v in verdicts(f, s, quiet)] for f, s in zip(facts, said)]
         if len(facts) == 1:
             yield from judged[0]
             return
-        failing = [(f, flags) for f, flags in zip(facts, judged) if flags]
+        ordered = [*zip(facts, judged)][1:] + [(facts[0], judged[0])]  # the alternatives come first in the source
+        failing = [(f, flags) for f, flags in ordered if flags]
         if failing:
-            wheres = "; ".join(f.where or f.unknown or f.qualname for f in facts)
+            wheres = "; ".join(f.where or f.unknown or f.qualname for f, _ in ordered)
             first, flags = failing[0]
             yield self.flag("MIG015", at, first.name, len(facts), wheres, flags[0].message)
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 from functools import cached_property
 
-from tagstr_runtime.migrate.tag_facts import TagFacts, facts_of
+from tagstr_runtime.migrate.tag_facts import UNKNOWN, TagFacts, facts_of
 from tagstr_runtime.syntax.model import Field, TagString
 from tagstr_runtime.syntax.parser import parse
 from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver
@@ -106,8 +106,16 @@ class ModuleScan:
         return found
 
     def trivial(self, field: Field) -> bool:
-        """The field's expression is a name or a constant: evaluating it earlier or later shows nothing."""
-        return isinstance(self.holes[field.span.start].node, (ast.Name, ast.Constant))
+        """Evaluating the field earlier, later or not at all shows nothing: a name, a constant, or a
+        tag string whose tag is proven to read its values quietly and whose fields are trivial too."""
+        node = self.holes[field.span.start].node
+        if isinstance(node, (ast.Name, ast.Constant)):
+            return True
+        if len(field.nested) != 1 or id(node) not in self.calls:
+            return False
+        inner = field.nested[0]
+        return all(f.kind != UNKNOWN and f.unproven is None and f.takes_template is not False
+                   for f in self.facts(inner)) and all(self.trivial(f) for f in inner.fields())
 
     @cached_property
     def prefix_named(self) -> list[tuple[int, str]]:

@@ -21,7 +21,7 @@ from tagstr_runtime.analysis import definitions as found
 from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver
 from tagstr_runtime.analysis.module import ModuleAnalysis
 from tagstr_runtime.analysis.scopes import Binding
-from tagstr_runtime.analysis.tag_reads import LAZY, OBSERVABLE, ORDER, Unproven
+from tagstr_runtime.analysis.tag_reads import LAZY, OBSERVABLE, ORDER, RAISES, Unproven
 from tagstr_runtime.analysis.tag_types import called_name
 
 __all__ = [
@@ -142,8 +142,10 @@ def _made_at(definition: TagDefinition) -> str | None:
     return None
 
 
-def verdicts(facts: TagFacts, answers: Answers) -> Iterator[Verdict]:
-    """The reasons to keep a tag string of this tag (none: it may be migrated)."""
+def verdicts(facts: TagFacts, answers: Answers, quiet_values: bool = False) -> Iterator[Verdict]:
+    """The reasons to keep a tag string of this tag (none: it may be migrated).  ``quiet_values``:
+    every value of the tag string is a name or a constant (a tag that may raise between its
+    reads then cannot tell a t-string, which evaluated them all, from a tag string)."""
     if answers.lazy is not None:
         yield Verdict("MIG001", (facts.name, f"--lazy-tag {answers.lazy}", ""))
         return
@@ -161,6 +163,8 @@ def verdicts(facts: TagFacts, answers: Answers) -> Iterator[Verdict]:
     if facts.takes_template is False and answers.template is None:
         yield Verdict("MIG009", (facts.name, facts.where, _template_remedy(facts)))
     unproven = facts.unproven
+    if unproven is not None and unproven.kind == RAISES and quiet_values:
+        unproven = None
     if answers.eager is None and unproven is not None:
         vouch = _option("--eager-tag", facts)
         if unproven.kind == LAZY:
@@ -170,7 +174,7 @@ def verdicts(facts: TagFacts, answers: Answers) -> Iterator[Verdict]:
 
 
 #: the codes of the shapes that are not proven eager (``analysis.tag_reads``), LAZY aside
-EAGER_CODES = {ORDER: "MIG013", OBSERVABLE: "MIG014"}
+EAGER_CODES = {ORDER: "MIG013", OBSERVABLE: "MIG014", RAISES: "MIG014"}
 
 
 def _template_remedy(facts: TagFacts) -> str:
