@@ -19,6 +19,7 @@ from typing import Iterator, NamedTuple
 
 from tagstr_runtime.analysis import definitions as found
 from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver
+from tagstr_runtime.analysis.imports import module_name
 from tagstr_runtime.analysis.module import ModuleAnalysis
 from tagstr_runtime.analysis.scopes import Binding
 from tagstr_runtime.analysis.tag_reads import LAZY, OBSERVABLE, ORDER, RAISES, Unproven
@@ -92,7 +93,7 @@ def _facts(definition: TagDefinition, name: ast.Name, module: ModuleAnalysis, re
         # accepts_template(x) of an x nothing is known of takes a template: only when it reads
         # its values is unknown
         qualname = definition.dotted or _made_at(definition) or here
-        return TagFacts(name.id, qualname, frozenset([qualname, here]), UNKNOWN, definition.accepts_template,
+        return TagFacts(name.id, qualname, _spellings([qualname, here], module), UNKNOWN, definition.accepts_template,
                         unknown=definition.reason)
     made = _made_at(definition)
     qualname = made or definition.qualname or here
@@ -108,9 +109,25 @@ def _facts(definition: TagDefinition, name: ast.Name, module: ModuleAnalysis, re
         where = f"{definition.module.name}, {where}"
     reading = definition.reading(resolver)
     return TagFacts(
-        name.id, qualname, frozenset([qualname, here]), kind, definition.accepts_template, reading.unproven,
+        name.id, qualname, _spellings([qualname, here], module, definition.module), kind,
+        definition.accepts_template, reading.unproven,
         reading.reads_raw, reading.reads_expr, reading.raw_template, where, made_by,
     )
+
+
+def _spellings(names: list[str], *modules: ModuleAnalysis | None) -> frozenset[str]:
+    """The qualified names, and each also spelled from its module's top package (``views.html``
+    for ``app.views.html`` when ``app`` is a folder without ``__init__.py``: a namespace
+    package to the command, maybe a script's folder to its user)."""
+    out = set(names)
+    for module in modules:
+        if module is None or module.name is None or module.path is None:
+            continue
+        short = module_name(module.path)
+        if short != module.name:
+            prefix = module.name + "."
+            out.update(short + name[len(module.name):] for name in names if name.startswith(prefix))
+    return frozenset(out)
 
 
 def _qualified(module: ModuleAnalysis, name: str, binding: Binding | None) -> str:
