@@ -25,7 +25,7 @@ from __future__ import annotations
 import ast
 from typing import Callable, Iterator, NamedTuple
 
-from tagstr_runtime.syntax.model import Span
+from tagstr_runtime.syntax.model import Field, Span
 from tagstr_runtime.analysis.module import ModuleAnalysis
 from tagstr_runtime.analysis.sites import Hole, Site
 
@@ -180,6 +180,8 @@ def assignment_expressions(module: ModuleAnalysis) -> Iterator[Finding]:
     """
     generated = module.generated
     for site in module.sites:
+        if not _mentions(site, ":="):  # the model's text tells, without building the holes
+            continue
         for hole in site.holes:
             if ":=" not in hole.text:  # the text tells, without a walk
                 continue
@@ -223,6 +225,8 @@ def argumentless_super(module: ModuleAnalysis) -> Iterator[Finding]:
     raises ``RuntimeError``.  Not where ``super`` is a name of the file's own.
     """
     for site in module.sites:
+        if not _mentions(site, "super"):
+            continue
         for hole in site.holes:
             if "super" not in hole.text:  # the text tells, without a walk
                 continue
@@ -241,12 +245,21 @@ def own_scope_reads(module: ModuleAnalysis) -> Iterator[Finding]:
     function's locals; a t-string evaluates in the enclosing frame.
     """
     generated = module.generated
+    words = (*_FRAME_BUILTINS, *_FRAME_ATTRIBUTES, "yield", "await")
     for site in module.sites:
+        if not any(_mentions(site, word) for word in words):
+            continue
         for hole in site.holes:
             for node in hole_nodes(hole, generated, lambda n: not isinstance(n, ast.Lambda)):
                 call = _frame_read(module, node)
                 if call:
                     yield _finding(module, OWN_SCOPE, node, site, call=call, expr=hole.text)
+
+
+def _mentions(site: Site, word: str) -> bool:
+    """Some field of the tag string (spec fields aside) has ``word`` in its text: a check
+    without it needs no walk, nor the site's arguments built."""
+    return any(word in part.expr for part in site.tag.parts if isinstance(part, Field))
 
 
 def _frame_read(module: ModuleAnalysis, node: ast.AST) -> str:

@@ -26,6 +26,7 @@ its statement; ``exported`` says whether the imported module binds it.
 from __future__ import annotations
 
 import ast
+from bisect import bisect_left
 from typing import Iterable, Iterator
 
 from tagstr_runtime.analysis.module import ModuleAnalysis
@@ -70,11 +71,12 @@ def reaching(module: ModuleAnalysis, line: int, col_byte: int, name: str | None 
         if visible.get(id(b), _position(b)) <= read or id(b.node) in scope.moved
         or any(_inside(b, loop) for loop in loops)
     ]
-    for statements, index in _lists_on_the_way(within):
-        for statement in statements[:index]:
-            if _binds_always(statement, scope.name):
-                first = start(statement)
-                found = [b for b in found if id(b.node) in scope.moved or _position(b) >= first]
+    for statements, index in _lists_on_the_way(module, within):
+        binders = _binders(module, statements, scope.name)
+        last = bisect_left(binders, (index, (0, 0))) - 1
+        if last >= 0:
+            first = binders[last][1]
+            found = [b for b in found if id(b.node) in scope.moved or _position(b) >= first]
     return tuple(found)
 
 
@@ -127,11 +129,24 @@ def _position(binding: Binding) -> tuple[int, int]:
 
 
 def _star_imports(module: ModuleAnalysis, same_scope: bool) -> Iterator[Binding]:
-    if "*" not in (module.source.text if module.source is not None else "*"):
-        return
-    for statement in module.statements:
-        if is_star_import(statement):
-            yield Binding(statement.lineno, statement.col_offset, False, same_scope, statement, True)
+    key = ("stars",)
+    stars = module.reaching_cache.get(key)
+    if stars is None:
+        has_star = "*" in (module.source.text if module.source is not None else "*")
+        stars = module.reaching_cache[key] = [s for s in module.statements if has_star and is_star_import(s)]
+    for statement in stars:  # type: ignore[attr-defined]
+        yield Binding(statement.lineno, statement.col_offset, False, same_scope, statement, True)
+
+
+def _binders(module: ModuleAnalysis, statements: list[ast.stmt], name: str) -> list[tuple[int, tuple[int, int]]]:
+    """(index, start) of each statement of the list that always binds ``name``, in order."""
+    key = ("binders", id(statements), name)
+    found = module.reaching_cache.get(key)
+    if found is None:
+        found = module.reaching_cache[key] = [
+            (index, start(statement)) for index, statement in enumerate(statements) if _binds_always(statement, name)
+        ]
+    return found  # type: ignore[return-value]
 
 
 def _in_loop(loop: ast.AST, child: ast.AST) -> bool:
@@ -143,7 +158,7 @@ def _inside(binding: Binding, node: ast.AST) -> bool:
     return start(node) <= _position(binding) <= end(node)
 
 
-def _lists_on_the_way(path: Iterable[ast.AST]) -> Iterator[tuple[list[ast.stmt], int]]:
+def _lists_on_the_way(module: ModuleAnalysis, path: Iterable[ast.AST]) -> Iterator[tuple[list[ast.stmt], int]]:
     """Each statement list the path goes through, with the index of the statement it enters."""
     nodes = list(path)
     for parent, child in zip(nodes, nodes[1:]):
@@ -152,9 +167,13 @@ def _lists_on_the_way(path: Iterable[ast.AST]) -> Iterator[tuple[list[ast.stmt],
         for field in _STATEMENT_LISTS:
             statements = getattr(parent, field, None)
             if isinstance(statements, list):
-                for index, statement in enumerate(statements):
-                    if statement is child:
-                        yield statements, index
+                key = ("index", id(statements))
+                indexes = module.reaching_cache.get(key)
+                if indexes is None:
+                    indexes = module.reaching_cache[key] = {id(s): i for i, s in enumerate(statements)}
+                index = indexes.get(id(child))  # type: ignore[attr-defined]
+                if index is not None:
+                    yield statements, index
 
 
 def _binds_always(statement: ast.stmt, name: str) -> bool:

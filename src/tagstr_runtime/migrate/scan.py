@@ -18,6 +18,7 @@ too (``analysis.findings``, ``analysis.prefixed``).
 from __future__ import annotations
 
 import ast
+import keyword
 from functools import cached_property
 
 from tagstr_runtime.migrate.tag_facts import UNKNOWN, TagFacts, facts_of
@@ -31,7 +32,7 @@ from tagstr_runtime.analysis.findings import (
 from tagstr_runtime.analysis.reaching import reaching
 from tagstr_runtime.analysis.module import ModuleAnalysis
 from tagstr_runtime.analysis.prefixed import PREFIXES_314, prefix_named_tags, prefixed_strings, string_kind
-from tagstr_runtime.analysis.sites import Hole, Site
+from tagstr_runtime.analysis.sites import Site
 from tagstr_runtime.syntax.words import TEMPLATE_PREFIXES
 
 __all__ = ["HAZARDS", "ModuleScan", "scan"]
@@ -53,13 +54,10 @@ class ModuleScan:
         self.module = module = ModuleAnalysis.read(text, filename, path=path, name=name, template_strings=False)
         self.resolver = resolver or TagResolver(every_binding=True)
         self._facts: dict[tuple[str, tuple[int, ...]], tuple[TagFacts, ...]] = {}
+        self._by_site: dict[int, tuple[TagFacts, ...]] = {}
         self.sites: dict[int, Site] = {site.tag.span.start: site for site in module.sites}
         #: the outermost tag strings (t-strings read as tags among them, before 3.14)
         self.tags = tuple(site.tag for site in module.sites if site.parent is None)
-        #: every site's holes (format spec fields too), by the field's offset
-        self.holes: dict[int, Hole] = {}
-        for site in module.sites:
-            _index_holes(site.args, self.holes)
         self.calls = frozenset(id(site.call) for site in module.sites)  # the tag strings' own calls
         findings = [*class_variables(module), *assignment_expressions(module), *argumentless_super(module),
                     *own_scope_reads(module)]
@@ -77,7 +75,12 @@ class ModuleScan:
     def facts(self, tag: TagString) -> tuple[TagFacts, ...]:
         """What the resolver finds of the tag string's tag: one ``TagFacts`` per definition a
         run may call there (the same bindings: the same facts, worked out once)."""
-        name = self.sites[tag.span.start].name
+        known = self._by_site.get(tag.span.start)
+        if known is None:
+            known = self._by_site[tag.span.start] = self._facts_of(self.sites[tag.span.start].name)
+        return known
+
+    def _facts_of(self, name: ast.Name) -> tuple[TagFacts, ...]:
         key = (name.id, tuple(id(b.node) for b in reaching(self.module, name.lineno, name.col_offset)))
         found = self._facts.get(key)
         if found is None:
@@ -97,23 +100,23 @@ class ModuleScan:
         if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and len(call.args) == 1
                 and call.args[0] is site.call and not call.keywords):
             return None
-        name = call.func
-        key = (name.id, tuple(id(b.node) for b in reaching(self.module, name.lineno, name.col_offset)))
-        found = self._facts.get(key)
-        if found is None:
-            found = self._facts[key] = facts_of(self.resolver.resolve(self.module, name), name, self.module,
-                                                self.resolver)
-        return found
+        return self._facts_of(call.func)
 
     def trivial(self, field: Field) -> bool:
         """Evaluating the field earlier, later or not at all shows nothing: a name, a constant, or a
-        tag string whose tag is proven to read its values quietly and whose fields are trivial too."""
-        node = self.holes[field.span.start].node
-        if isinstance(node, (ast.Name, ast.Constant)):
-            return True
-        if len(field.nested) != 1 or id(node) not in self.calls:
-            return False
+        tag string whose tag is proven to read its values quietly and whose fields are trivial too.
+        Read from the field's text (the sites' arguments are not built for it)."""
+        text = field.expr
+        if text.isidentifier():
+            return not keyword.iskeyword(text) or text in ("None", "True", "False")
+        if len(field.nested) != 1:
+            try:
+                return isinstance(ast.parse(text, mode="eval").body, ast.Constant)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                return False
         inner = field.nested[0]
+        if inner.span != field.expr_span:
+            return False
         return all(f.kind != UNKNOWN and f.unproven is None and f.takes_template is not False
                    for f in self.facts(inner)) and all(self.trivial(f) for f in inner.fields())
 
@@ -141,14 +144,6 @@ class ModuleScan:
                 found.append((string.offset, f"{string.name}\"...\" is {string_kind(string.name)}, not a call of "
                                              f"the tag {string.name!r} ({where})"))
         return found
-
-
-def _index_holes(args: tuple[object, ...], into: dict[int, Hole]) -> None:
-    for arg in args:
-        if isinstance(arg, Hole):
-            into[arg.field.span.start] = arg
-            if arg.spec:
-                _index_holes(arg.spec, into)
 
 
 def _where(definition: TagDefinition, module: ModuleAnalysis) -> str:

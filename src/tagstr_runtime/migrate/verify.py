@@ -46,7 +46,9 @@ def verify(text: str, filename: str) -> None:
     starts: list[tuple[int, int]] = []  # (line in the batch, offset in the text) of each t-string
     size = line = 0
     for tag in _t_strings(parse(text, filename, template_strings=False).tag_strings):
-        snippet = _parsable(text[tag.span.start : tag.span.end], filename)
+        snippet = text[tag.span.start : tag.span.end]
+        if any(inner.tag.lower() not in TEMPLATE_PREFIXES or inner.tag.lower() == "tr" for inner in tag.walk()):
+            snippet = _parsable(snippet, filename)
         starts.append((line + 2, tag.span.start))
         batch.append(f"(\n{snippet}\n)\n")
         line += snippet.count("\n") + 3
