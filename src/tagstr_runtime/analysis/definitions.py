@@ -30,7 +30,7 @@ from tagstr_runtime.analysis.module import ModuleAnalysis
 from tagstr_runtime.analysis.reaching import at_module_end, exported, is_star_import, reaching
 from tagstr_runtime.analysis.scopes import Binding
 from tagstr_runtime.analysis.quiet import Quiet
-from tagstr_runtime.analysis.tag_mentions import reads_part
+from tagstr_runtime.analysis.tag_mentions import lets_decoded_out, reads_part
 from tagstr_runtime.analysis.tag_reads import LAZY, ORDER, Unproven, unproven_reading
 from tagstr_runtime.analysis.tag_types import called_name, names_in, reads_as_tag_function
 
@@ -202,10 +202,12 @@ class TagDefinition:
             expr = None if wrapped is None or module is None else reads_part(wrapped, module, resolver, "expression", 1)
             return Reading(None, False, expr, raw)
         raw_read = reads_part(node, module, resolver, "raw", None)
+        function = self.function
+        if raw_read is not True and isinstance(function, (*_FUNCTIONS, ast.Lambda)) and lets_decoded_out(function):
+            raw_read = True  # whoever gets one of its Decoded parts may read .raw
         expr_read = reads_part(node, module, resolver, "expr", 1)
         if self.kind == CLASS:
             return Reading(Unproven(LAZY, "it is a class: it keeps its arguments in the instance"), raw_read, expr_read)
-        function = self.function
         if function is None:
             return Reading(Unproven(ORDER, "it has no function the tool can read"), raw_read, expr_read)
         for decorator in getattr(function, "decorator_list", ()):

@@ -57,7 +57,8 @@ PURE_METHODS = frozenset("""
     partition rpartition expandtabs translate maketrans isdigit isalpha isalnum isspace isidentifier isupper
     islower istitle isnumeric isdecimal isascii isprintable removeprefix removesuffix get keys values items
     copy sub subn match fullmatch search findall finditer group groups groupdict start end span bit_length
-    is_integer as_integer_ratio hex isoformat strftime
+    is_integer as_integer_ratio hex isoformat strftime quantize normalize to_integral_value adjusted as_tuple
+    is_nan is_zero copy_abs copy_negate conjugate limit_denominator date time timestamp weekday isoweekday
 """.split())
 #: methods that change the object they are called on: quiet on a container the function made
 MUTATING_METHODS = frozenset("""
@@ -86,8 +87,12 @@ class Locals:
         self.shared = set(shared)
 
 
-def locals_of(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, fresh_self: bool = False) -> Locals:
-    """The ``Locals`` of a function (``fresh_self``: its first parameter is the object being made)."""
+def locals_of(
+    function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, fresh_self: bool = False,
+    fresh_call: Callable[[ast.Call], bool] | None = None,
+) -> Locals:
+    """The ``Locals`` of a function (``fresh_self``: its first parameter is the object being made;
+    ``fresh_call``: whether a call makes a new container, a class of the tree say)."""
     assigned: dict[str, bool] = {}  # name -> every value fresh
     shared: set[str] = set()
     body = [function.body] if isinstance(function, ast.Lambda) else function.body
@@ -96,11 +101,12 @@ def locals_of(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, fre
             shared.update(node.names)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            fresh = _is_fresh(node.value)
+            fresh = _is_fresh(node.value) or (fresh_call is not None and isinstance(node.value, ast.Call)
+                                               and fresh_call(node.value))
             for target in targets:
                 for name in _names(target):
                     assigned[name] = assigned.get(name, True) and fresh and isinstance(target, ast.Name)
-        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension, ast.NamedExpr, ast.AugAssign)):
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension, ast.NamedExpr)):
             for name in _names(node.target):
                 assigned[name] = False
     fresh_names = {name for name, fresh in assigned.items() if fresh} - shared
@@ -142,11 +148,28 @@ class Quiet:
         self._judged[key] = (function, why)
         return why
 
+    def locals_of(self, module: ModuleAnalysis, function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
+                  fresh_self: bool = False) -> Locals:
+        """``locals_of``, a quiet class of the tree that does not redefine a container's
+        mutating methods making new containers too."""
+        return locals_of(function, fresh_self, lambda call: self.new_container(module, call))
+
+    def new_container(self, module: ModuleAnalysis, call: ast.Call) -> bool:
+        if not isinstance(call.func, ast.Name):
+            return False
+        found = self.resolver.value(module, call.func, 0)
+        return not found.alternatives and found.kind == "class" and found.module is not None and isinstance(
+            found.node, ast.ClassDef
+        ) and not any(
+            isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name in MUTATING_METHODS
+            for item in found.node.body
+        ) and self.class_made(found.module, found.node) is None
+
     def _function(self, module: ModuleAnalysis, function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
                   fresh_self: bool) -> str | None:
         if isinstance(function, ast.AsyncFunctionDef):
             return "is an async def"
-        scope = locals_of(function, fresh_self)
+        scope = self.locals_of(module, function, fresh_self)
         if isinstance(function, ast.Lambda):
             return self.expression(module, function.body, scope)
         if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in _own_nodes(function.body)):
@@ -377,9 +400,14 @@ def _evaluated(node: ast.expr) -> Iterator[ast.AST]:
 
 
 def _names(target: ast.AST) -> Iterator[str]:
-    for node in ast.walk(target):
-        if isinstance(node, ast.Name):
-            yield node.id
+    """The names an assignment target binds (``x[k] = ...`` and ``x.a = ...`` bind none)."""
+    if isinstance(target, ast.Name):
+        yield target.id
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for element in target.elts:
+            yield from _names(element)
+    elif isinstance(target, ast.Starred):
+        yield from _names(target.value)
 
 
 def _is_fresh(value: ast.expr) -> bool:

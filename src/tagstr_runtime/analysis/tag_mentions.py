@@ -160,3 +160,85 @@ def _call(call: ast.Call, module: ModuleAnalysis, resolver: TagResolver, attribu
         if said is None:
             result = None
     return result
+
+
+# -- a Decoded that leaves the tag ------------------------------------------------------------
+
+#: calls that turn what they get into a new, plain value (a Decoded going in does not come out)
+_CONSUMING = frozenset([
+    "isinstance", "len", "str", "repr", "format", "type", "hasattr", "getattr", "ord", "bool", "int", "float",
+    "join", "escape", "quote", "encode",
+])
+_KEEPING = frozenset(["append", "extend", "insert", "add", "appendleft"])
+
+
+def lets_decoded_out(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> bool:
+    """Whether a ``Decoded`` the tag gets may leave it as it is (returned, kept, handed on):
+    whoever holds one may read its ``.raw``, or show it (its ``repr`` shows ``raw``).  A literal
+    part joined into a new string, formatted or measured does not leave."""
+    vararg = function.args.vararg.arg if function.args.vararg else None
+    if vararg is None:
+        return False
+    parents = {id(child): node for node in ast.walk(function) for child in ast.iter_child_nodes(node)}
+    items = {vararg}
+    grown = True
+    while grown:  # loop targets over *args, match captures of a string, aliases
+        grown = False
+        for node in ast.walk(function):
+            new: set[str] = set()
+            if isinstance(node, (ast.For, ast.comprehension)) and _names_in(node.iter) & items:
+                target = node.target
+                if isinstance(target, ast.Tuple) and len(target.elts) == 2:  # enumerate(args)
+                    target = target.elts[1]
+                new = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+            elif isinstance(node, ast.MatchAs) and node.name and isinstance(node.pattern, ast.MatchClass):
+                new = {node.name}
+            elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id in items:
+                new = {t.id for t in node.targets if isinstance(t, ast.Name)}
+            if new - items:
+                items |= new
+                grown = True
+    holders: set[str] = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in items:
+            kept = _kept_by(node, parents, holders)
+            if kept:
+                return True
+    for node in ast.walk(function):  # a container holding one: only joined or measured
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in holders:
+            parent = parents.get(id(node))
+            if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute) and (
+                parent.func.attr == "join" and node in parent.args
+                or parent.func.value is node and parent.func.attr in _KEEPING
+            ):
+                continue
+            if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "len":
+                continue
+            return True
+    return False
+
+
+def _kept_by(node: ast.expr, parents: dict[int, ast.AST], holders: set[str]) -> bool:
+    """Whether the value ``node`` may be kept as it is by where it stands."""
+    parent = parents.get(id(node))
+    if isinstance(parent, ast.IfExp) and node is not parent.test:
+        return _kept_by(parent, parents, holders)
+    if isinstance(parent, (ast.BinOp, ast.JoinedStr, ast.FormattedValue, ast.Compare, ast.BoolOp, ast.UnaryOp,
+                           ast.If, ast.While, ast.Assert, ast.Attribute, ast.Subscript, ast.IfExp)):
+        return False
+    if isinstance(parent, ast.Assign) and node is parent.value:
+        return not all(isinstance(t, ast.Name) for t in parent.targets)  # an alias: judged as one
+    if isinstance(parent, (ast.For, ast.comprehension)):
+        return False  # iterated: its items are judged where they are used
+    if isinstance(parent, ast.Call):
+        func = parent.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        if isinstance(func, ast.Attribute) and name in _KEEPING and isinstance(func.value, ast.Name):
+            holders.add(func.value.id)
+            return False
+        return name not in _CONSUMING
+    if isinstance(parent, (ast.ListComp, ast.SetComp, ast.GeneratorExp)) and node is parent.elt:
+        outer = parents.get(id(parent))
+        joined = isinstance(outer, ast.Call) and isinstance(outer.func, ast.Attribute) and outer.func.attr == "join"
+        return not joined
+    return True

@@ -31,7 +31,7 @@ import ast
 from typing import Iterable, Iterator, NamedTuple
 
 from tagstr_runtime.analysis.module import ModuleAnalysis
-from tagstr_runtime.analysis.quiet import Locals, Quiet, locals_of
+from tagstr_runtime.analysis.quiet import Locals, Quiet
 
 __all__ = ["LAZY", "OBSERVABLE", "ORDER", "RAISES", "Unproven", "unproven_reading"]
 
@@ -91,7 +91,7 @@ class _Reader:
         self.module = module
         self.quiet = quiet
         self.method = method
-        self.locals: Locals = locals_of(function)
+        self.locals: Locals = quiet.locals_of(module, function)
         self.args = function.args.vararg.arg if function.args.vararg else ""
         self.items: set[str] = set()  # names of one argument (loop targets over *args)
         self.getters: set[str] = set()  # names of an interpolation's getvalue

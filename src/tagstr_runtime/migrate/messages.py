@@ -14,8 +14,8 @@ VOUCH = "you vouch that it reads each value once, in order, with nothing observa
 
 MESSAGES = {
     "MIG001": "tag {!r} may read its values after it returns ({}); a t-string evaluates them at once{}",
-    "MIG002": "tag {!r} reads .raw and this text has escapes; a template keeps one text "
-              "({} keeps the source text, as rt\"...\")",
+    "MIG002": "tag {!r} reads .raw, or lets its Decoded parts out (whoever gets one may), and this text has "
+              "escapes; a template keeps one text ({} keeps the source text, as rt\"...\")",
     "MIG003": "'\\N{{{}}}' is '\\N' and an interpolation in a tag string, a named character in a t-string "
               "(the character is '\\N{{{{{}}}}}' in a tag string)",
     "MIG004": "{!r} is bound in the class body: a tag string's interpolation cannot see it, a t-string's can",

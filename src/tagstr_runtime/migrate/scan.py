@@ -19,10 +19,13 @@ from __future__ import annotations
 
 import ast
 import keyword
+import re
+import unicodedata
 from functools import cached_property
 
 from tagstr_runtime.migrate.tag_facts import UNKNOWN, TagFacts, facts_of
 from tagstr_runtime.syntax.model import Field, TagString
+from tagstr_runtime.syntax.errors import TagSyntaxError
 from tagstr_runtime.syntax.parser import parse
 from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver
 from tagstr_runtime.analysis.findings import (
@@ -161,7 +164,7 @@ def scan(
     CPython cannot parse is then none of the migration's business).  A t-string is none, unless
     it calls a tag named t."""
     try:
-        module = ModuleScan(text, filename, resolver, path=path, name=name)
+        module = _scan(text, filename, resolver, path, name)
     except SyntaxError:
         if _has_tag_strings(text, filename):
             raise
@@ -169,6 +172,45 @@ def scan(
     if all(module.is_template(tag) for tag in module.sites_tags()) and not module.prefix_named:
         return None
     return module
+
+
+def _scan(text: str, filename: str, resolver: TagResolver | None, path: str | None, name: str | None
+          ) -> ModuleScan:
+    try:
+        return ModuleScan(text, filename, resolver, path=path, name=name)
+    except TagSyntaxError:
+        # a t-string with a named character (``\N{EM DASH}``: a module migrated before) is a
+        # malformed tag string named t; read with the character written ``\u2014`` (the same
+        # length, padded), it is not: the rest of the module reads the same
+        masked = _named_characters_as_codes(text)
+        if masked == text:
+            raise
+        try:
+            return ModuleScan(masked, filename, resolver, path=path, name=name)
+        except SyntaxError:
+            pass
+        raise
+
+
+_NAMED_CHARACTER = re.compile(r"(?<!\\)((?:\\\\)*)\\N\{([A-Z0-9][A-Z0-9 \-]*[ \-][A-Z0-9 \-]*)\}")
+
+
+def _named_characters_as_codes(text: str) -> str:
+    """Every ``\\N{NAME}`` whose name has a blank or a hyphen (no field expression has: only a
+    string or a t-string can hold it) spelled ``\\uXXXX`` and padded to the same length."""
+
+    def code(match: re.Match[str]) -> str:
+        try:
+            char = unicodedata.lookup(match.group(2))
+        except KeyError:
+            return match.group(0)
+        escape = f"\\u{ord(char):04x}" if ord(char) <= 0xFFFF else f"\\U{ord(char):08x}"
+        length = len(match.group(0)) - len(match.group(1))
+        if len(escape) > length:
+            return match.group(0)
+        return match.group(1) + escape + "x" * (length - len(escape))
+
+    return _NAMED_CHARACTER.sub(code, text) if "\\N{" in text else text
 
 
 def _has_tag_strings(text: str, filename: str) -> bool:
