@@ -105,3 +105,28 @@ def test_the_programs_run_before_the_migration() -> None:
         "run_logkit_stream": ("ZeroDivisionError: division by zero",),
         "run_shop_orders": ("ValueError: not an identifier: 'no such'",),
     }
+
+
+#: tags the command keeps, asserted eager by hand: each changes what its program shows
+VOUCHED = {
+    "run_logkit_stream": "logkit.tags.stream",  # writes its first part before a failing field
+    "run_logkit_nesting": "logkit.tags.scoped",  # nested strings see another depth
+    "run_dsl_order": "dsl.order.backwards",  # reads right to left
+    "run_tsite": "tsite.htmltag.html",  # prints while it compiles, before its values
+    "run_shop_orders": "shop.tags.sql",  # its check raises before a later value runs
+}
+
+
+@pytest.mark.skipif(not PY314, reason="needs CPython 3.14's t-strings (tox -e pyodide314)")
+def test_the_suite_sees_a_difference_where_the_user_vouches_wrongly(tmp_path: Path) -> None:
+    """The comparison can fail: with --eager-tag for tags that are not, the programs differ."""
+    shutil.copytree(CORPUS, tmp_path / "corpus")
+    app = tmp_path / "corpus" / "app"
+    options = [arg for name in VOUCHED.values() for arg in ("--eager-tag", name)]
+    with redirect_stdout(io.StringIO()):
+        assert main([*options, str(app)]) == 0
+    roots = [app, tmp_path / "corpus" / "vendor"]
+    for program in VOUCHED:
+        before = run_outcome(CORPUS / "app" / f"{program}.py", [CORPUS / "app", CORPUS / "vendor"], compile_before, {})
+        after = run_outcome(app / f"{program}.py", roots, compile_after, stand_ins())
+        assert after != before, program

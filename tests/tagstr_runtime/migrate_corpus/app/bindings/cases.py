@@ -57,3 +57,20 @@ def stage(*args: Decoded | Interpolation[object]) -> str:  # noqa: F811
 print(staged(3))
 for tag in (loud, wrapped):
     print(tag"{x}")  # expect: MIG015
+
+
+@accepts_template
+def mode(*args: Decoded | Interpolation[object]) -> str:
+    return "".join(a if isinstance(a, Decoded) else f"!{a.getvalue()}" for a in args)
+
+
+def switch() -> None:
+    global mode
+
+    def mode(*args: Decoded | Interpolation[object]) -> str:
+        return "".join(a if isinstance(a, Decoded) else f"?{a.getvalue()}" for a in args)
+
+
+print(mode"{x}")  # expect: MIG015
+switch()
+print(mode"{x}")  # expect: MIG015
