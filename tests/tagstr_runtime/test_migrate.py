@@ -28,7 +28,7 @@ from tagstr_runtime import accepts_template
 
 @accepts_template
 def tag(*args):
-    return [a if isinstance(a, str) else (a.getvalue(), a.conv, a.format_spec) for a in args]
+    return "".join(a if isinstance(a, str) else repr((a.getvalue(), a.conv, a.format_spec)) for a in args)
 
 """
 

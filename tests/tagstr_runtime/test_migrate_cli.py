@@ -24,7 +24,7 @@ TAG = (
     "from tagstr_runtime import accepts_template\n"
     "@accepts_template\n"
     "def tag(*args):\n"
-    "    return [a if isinstance(a, str) else a.getvalue() for a in args]\n"
+    "    return ''.join(a if isinstance(a, str) else str(a.getvalue()) for a in args)\n"
 )
 
 

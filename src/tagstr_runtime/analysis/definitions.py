@@ -11,12 +11,15 @@ has a ``ModuleFinder``, through imports into the other modules of the tree
 re-exports through ``__init__``), reading their source without running it.
 Where nothing can be known it says so: ``UNKNOWN``, with the reason.
 
-A ``TagDefinition`` then says what the tag does, each fact computed when
+A ``TagDefinition`` then says what the tag is, each fact computed when
 asked: whether its definition reads as a tag function (TAG003), whether it
-may read its values after it returns (``lazy``, the migration's MIG001),
-whether it takes a template, whether it reads ``.raw``; and it gives the
-definition's node and module (the embedded-language checks read a declared
-language from its annotations).  mypy reasons with types instead.
+takes a template; and it gives the definition's node and module (the
+embedded-language checks read a declared language from its annotations;
+``tag_reading`` reads what the tag does with what it gets, for the
+migration).  mypy reasons with types instead.  Over 400 lines and not split: the
+resolver's steps (a name, a value, a call, an import, a star import, what a
+factory returns) call one another with one depth budget, and build the one
+``TagDefinition`` they share.
 """
 
 from __future__ import annotations
@@ -30,12 +33,10 @@ from tagstr_runtime.analysis.module import ModuleAnalysis
 from tagstr_runtime.analysis.reaching import at_module_end, exported, is_star_import, reaching
 from tagstr_runtime.analysis.scopes import Binding
 from tagstr_runtime.analysis.quiet import Quiet
-from tagstr_runtime.analysis.tag_mentions import lets_decoded_out, reads_part
-from tagstr_runtime.analysis.tag_reads import LAZY, ORDER, Unproven, unproven_reading
 from tagstr_runtime.analysis.tag_types import called_name, names_in, reads_as_tag_function
 
 __all__ = [
-    "ABSENT", "CLASS", "FUNCTION", "INSTANCE", "LIBRARY", "MODULE", "Reading", "TagDefinition", "TagResolver",
+    "ABSENT", "CLASS", "FUNCTION", "INSTANCE", "LIBRARY", "MODULE", "TagDefinition", "TagResolver",
     "UNKNOWN", "annotation_says_tag",
 ]
 
@@ -177,59 +178,6 @@ class TagDefinition:
             return True
         return False if self.known else None
 
-    def reading(self, resolver: TagResolver) -> Reading:
-        """What the tag does with what it gets, as far as its code says (``tag_reads``,
-        ``tag_mentions``); ``resolver`` follows the helpers it calls.  Judged once per
-        definition node (the resolver keeps it)."""
-        key = (self.kind, id(self.node), self.wrappers)
-        kept = resolver.readings.get(key)
-        if kept is None:
-            kept = resolver.readings[key] = (self.node, self._reading(resolver))
-        return kept[1]
-
-    def _reading(self, resolver: TagResolver) -> Reading:
-        module, node = self.module, self.node
-        if not self.known or module is None or node is None:
-            return Reading(None, None, None)
-        if self.kind == LIBRARY:
-            wrapped: ast.AST | None = node
-            raw = False
-            if isinstance(node, ast.Call):
-                raw = any(k.arg == "raw" and isinstance(k.value, ast.Constant) and k.value.value is True
-                          for k in node.keywords)
-                found = resolver.value(module, node.args[0], 0)
-                wrapped, module = (found.node, found.module) if found.kind == FUNCTION else (None, None)
-            expr = None if wrapped is None or module is None else reads_part(wrapped, module, resolver, "expression", 1)
-            return Reading(None, False, expr, raw)
-        raw_read = reads_part(node, module, resolver, "raw", None)
-        function = self.function
-        if raw_read is not True and isinstance(function, (*_FUNCTIONS, ast.Lambda)) and lets_decoded_out(function):
-            raw_read = True  # whoever gets one of its Decoded parts may read .raw
-        expr_read = reads_part(node, module, resolver, "expr", 1)
-        if self.kind == CLASS:
-            return Reading(Unproven(LAZY, "it is a class: it keeps its arguments in the instance"), raw_read, expr_read)
-        if function is None:
-            return Reading(Unproven(ORDER, "it has no function the tool can read"), raw_read, expr_read)
-        for decorator in getattr(function, "decorator_list", ()):
-            name = called_name(decorator)
-            if name != "accepts_template":
-                return Reading(Unproven(LAZY, f"it is decorated with {name or 'an expression'} (line "
-                                              f"{decorator.lineno}): what that does with the call is not known"),
-                               raw_read, expr_read)
-        unproven = unproven_reading(function, module, resolver.quiet, method=self.kind == INSTANCE)
-        return Reading(unproven, raw_read, expr_read)
-
-
-class Reading(NamedTuple):
-    """What a tag does with what it gets (``TagDefinition.reading``)."""
-
-    #: why it is not proven to read each value exactly once, in order, with nothing
-    #: observable in between (None: proven; unknown tags: None too, ``known`` says it)
-    unproven: Unproven | None
-    reads_raw: bool | None  # reads a Decoded's .raw (None: cannot tell)
-    reads_expr: bool | None  # reads an interpolation's expr (None: cannot tell)
-    raw_template: bool = False  # template_tag(..., raw=True): its template keeps the source text
-
 
 def annotation_says_tag(resolver: TagResolver, module: ModuleAnalysis, annotation: ast.expr) -> bool:
     """``x: TagFunction`` (any spelling) or ``x: Render`` where ``Render``'s instances are tags."""
@@ -251,8 +199,8 @@ class TagResolver:
     def __init__(self, finder: ModuleFinder | None = None, *, every_binding: bool = False) -> None:
         self.finder = finder
         self.every_binding = every_binding
-        #: ``TagDefinition.reading`` of each definition node met (the node kept alive with it)
-        self.readings: dict[tuple[str, int, tuple[str, ...]], tuple[ast.AST | None, Reading]] = {}
+        #: what ``tag_reading.reading`` found of each definition node met (the node kept alive with it)
+        self.readings: dict[tuple[str, int, tuple[str, ...]], tuple[ast.AST | None, object]] = {}
 
     @cached_property
     def quiet(self) -> Quiet:

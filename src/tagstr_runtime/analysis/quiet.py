@@ -27,54 +27,16 @@ import ast
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from tagstr_runtime.analysis.module import ModuleAnalysis
+from tagstr_runtime.analysis.pure_names import (
+    DECORATORS, FRESH_CALLS, MUTATING_METHODS, PURE_BUILTINS, PURE_METHODS, PURE_MODULES, PURE_QUALIFIED,
+    QUIET_BASES,
+)
 
 if TYPE_CHECKING:
     from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver
 
 __all__ = ["Locals", "Quiet", "locals_of"]
 
-PURE_BUILTINS = frozenset("""
-    abs all any ascii bin bool bytes callable chr complex dict divmod enumerate filter float format frozenset
-    getattr hasattr hash hex id int isinstance issubclass iter len list map max min oct ord pow range repr
-    reversed round set slice sorted str sum super tuple type zip NotImplemented
-""".split())
-#: standard and project functions that compute and do nothing else (dotted, as imported)
-PURE_QUALIFIED = frozenset("""
-    html.escape html.unescape shlex.quote shlex.join shlex.split re.escape re.sub re.subn re.match re.fullmatch
-    re.search re.findall re.split re.compile json.dumps urllib.parse.quote urllib.parse.quote_plus
-    urllib.parse.urlencode urllib.parse.unquote textwrap.dedent textwrap.indent textwrap.shorten os.fsdecode
-    os.fsencode os.fspath os.path.join os.path.basename decimal.Decimal fractions.Fraction string.capwords
-    unicodedata.normalize markupsafe.escape markupsafe.escape_silent markupsafe.Markup typing.cast
-    itertools.chain itertools.zip_longest operator.attrgetter operator.itemgetter functools.partial
-    tagstr_runtime.format_value tagstr_runtime.convert tagstr_runtime.Decoded tagstr_runtime.is_interpolation
-    collections.defaultdict collections.OrderedDict collections.Counter collections.deque io.StringIO
-""".split())
-_PURE_MODULES = ("math.", "cmath.", "keyword.", "string.", "unicodedata.")
-#: methods of strings, bytes, containers, compiled patterns and numbers that compute
-PURE_METHODS = frozenset("""
-    join replace upper lower strip lstrip rstrip split rsplit splitlines startswith endswith find rfind index
-    rindex count encode decode format format_map casefold title capitalize swapcase center ljust rjust zfill
-    partition rpartition expandtabs translate maketrans isdigit isalpha isalnum isspace isidentifier isupper
-    islower istitle isnumeric isdecimal isascii isprintable removeprefix removesuffix get keys values items
-    copy sub subn match fullmatch search findall finditer group groups groupdict start end span bit_length
-    is_integer as_integer_ratio hex isoformat strftime quantize normalize to_integral_value adjusted as_tuple
-    is_nan is_zero copy_abs copy_negate conjugate limit_denominator date time timestamp weekday isoweekday
-""".split())
-#: methods that change the object they are called on: quiet on a container the function made
-MUTATING_METHODS = frozenset("""
-    append extend insert add update setdefault pop popitem remove discard clear sort reverse write writelines
-    appendleft extendleft
-""".split())
-#: calls that make a new container
-_FRESH_CALLS = frozenset([
-    "list", "dict", "set", "tuple", "str", "bytearray", "StringIO", "defaultdict", "OrderedDict", "deque",
-    "Counter",
-])
-_DECORATORS = frozenset(["dataclass", "total_ordering", "final", "dataclass_transform"])
-_QUIET_BASES = frozenset([
-    "object", "str", "tuple", "int", "float", "dict", "list", "set", "frozenset", "bytes", "NamedTuple",
-    "Generic", "Protocol", "Exception", "ValueError", "TypeError",
-])
 _MAX_DEPTH = 6
 
 
@@ -180,11 +142,11 @@ class Quiet:
         """Why making an instance of the class ``node`` may be observed."""
         for decorator in node.decorator_list:
             name = _last_name(decorator)
-            if name not in _DECORATORS:
+            if name not in DECORATORS:
                 return f"is decorated with {name or 'an expression'}"
         for base in node.bases:
             name = _last_name(base)
-            if name in _QUIET_BASES:
+            if name in QUIET_BASES:
                 continue
             found = self.resolver.value(module, base, 0) if isinstance(base, (ast.Name, ast.Attribute)) else None
             if found is None or found.kind != "class" or found.module is None:
@@ -351,7 +313,7 @@ class Quiet:
             why = self.class_made(there, definition.node)
             return f"calls {name} ({line}), which {why}" if why else None
         dotted = definition.dotted
-        if kind == "unknown" and dotted and (dotted in PURE_QUALIFIED or dotted.startswith(_PURE_MODULES)):
+        if kind == "unknown" and dotted and (dotted in PURE_QUALIFIED or dotted.startswith(PURE_MODULES)):
             return None
         return f"calls {name} ({line})"
 
@@ -414,7 +376,7 @@ def _is_fresh(value: ast.expr) -> bool:
     if isinstance(value, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp, ast.Constant,
                           ast.JoinedStr)):
         return True
-    return isinstance(value, ast.Call) and _last_name(value.func) in _FRESH_CALLS
+    return isinstance(value, ast.Call) and _last_name(value.func) in FRESH_CALLS
 
 
 def _last_name(node: ast.expr) -> str | None:

@@ -20,7 +20,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from tagstr_runtime.analysis.module import ModuleAnalysis
-from tagstr_runtime.analysis.quiet import PURE_BUILTINS, PURE_QUALIFIED
+from tagstr_runtime.analysis.pure_names import PURE_BUILTINS, PURE_QUALIFIED
 
 if TYPE_CHECKING:
     from tagstr_runtime.analysis.definitions import TagResolver
@@ -209,8 +209,9 @@ def lets_decoded_out(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lamb
             parent = parents.get(id(node))
             if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute) and (
                 parent.func.attr == "join" and node in parent.args
-                or parent.func.value is node and parent.func.attr in _KEEPING
             ):
+                continue
+            if isinstance(parent, ast.Attribute) and parent.value is node and parent.attr in _KEEPING:
                 continue
             if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "len":
                 continue
@@ -224,7 +225,7 @@ def _kept_by(node: ast.expr, parents: dict[int, ast.AST], holders: set[str]) -> 
     if isinstance(parent, ast.IfExp) and node is not parent.test:
         return _kept_by(parent, parents, holders)
     if isinstance(parent, (ast.BinOp, ast.JoinedStr, ast.FormattedValue, ast.Compare, ast.BoolOp, ast.UnaryOp,
-                           ast.If, ast.While, ast.Assert, ast.Attribute, ast.Subscript, ast.IfExp)):
+                           ast.If, ast.While, ast.Assert, ast.Attribute, ast.Subscript, ast.IfExp, ast.Match)):
         return False
     if isinstance(parent, ast.Assign) and node is parent.value:
         return not all(isinstance(t, ast.Name) for t in parent.targets)  # an alias: judged as one

@@ -25,7 +25,7 @@ import sys
 from typing import Sequence
 
 from tagstr_runtime.syntax.errors import TagSyntaxError
-from tagstr_runtime.migrate.report import FileResult, Summary, say, write_diff
+from tagstr_runtime.migrate.output import FileResult, Summary, say, write_diff
 from tagstr_runtime.migrate.rewrite import NO_OPTIONS, Migration, Options, migrate_text
 from tagstr_runtime.migrate.verify import Unverified, verify
 from tagstr_runtime.run.precompile import EXCLUDED_FOLDERS, python_files

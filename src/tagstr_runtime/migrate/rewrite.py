@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, Iterator, NamedTuple
 
-from tagstr_runtime.migrate.messages import MESSAGES
+from tagstr_runtime.migrate.reasons import MESSAGES
 from tagstr_runtime.migrate.nesting import Nesting, changed_expression
 from tagstr_runtime.migrate.scan import HAZARDS, ModuleScan, scan
 from tagstr_runtime.migrate.tag_facts import LIBRARY, Answers, TagFacts, answers, verdicts

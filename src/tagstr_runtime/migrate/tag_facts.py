@@ -21,6 +21,7 @@ from tagstr_runtime.analysis import definitions as found
 from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver
 from tagstr_runtime.analysis.imports import module_name
 from tagstr_runtime.analysis.module import ModuleAnalysis
+from tagstr_runtime.analysis.tag_reading import reading as read_tag
 from tagstr_runtime.analysis.scopes import Binding
 from tagstr_runtime.analysis.tag_reads import LAZY, OBSERVABLE, ORDER, RAISES, Unproven
 from tagstr_runtime.analysis.tag_types import called_name
@@ -107,7 +108,7 @@ def _facts(definition: TagDefinition, name: ast.Name, module: ModuleAnalysis, re
     where = f"line {definition.line}"
     if definition.module is not None and definition.module is not module:
         where = f"{definition.module.name}, {where}"
-    reading = definition.reading(resolver)
+    reading = read_tag(definition, resolver)
     return TagFacts(
         name.id, qualname, _spellings([qualname, here], module, definition.module), kind,
         definition.accepts_template, reading.unproven,

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from tagstr_runtime.analysis.tag_reading import reading as read_tag
 from tagstr_runtime.frontend import (
     Hole, ModuleAnalysis, ModuleFinder, Run, Site, TagDefinition, TagResolver,
 )
@@ -96,7 +97,7 @@ def describe(definition: TagDefinition, resolver: TagResolver) -> str:
         words.append(getattr(definition.node, "name", type(definition.node).__name__.lower()))
     if definition.accepts_template:
         words.append("template")
-    reading = definition.reading(resolver)
+    reading = read_tag(definition, resolver)
     if reading.unproven is not None:
         words.append("lazy" if reading.unproven.kind == "lazy" else "unproven")
     if reading.reads_raw:

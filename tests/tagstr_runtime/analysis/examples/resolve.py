@@ -55,14 +55,14 @@ wrapped_fancy = accepts_template(fancy)
 def views(name, local_tag):
     shout"{name}"  # tag: function shout lazy tag-function
     keep"{name}"  # tag: function keep template lazy tag-function
-    Tag"{name}"  # tag: class Tag lazy tag-function
+    Tag"{name}"  # tag: class Tag lazy raw tag-function
     render"{name}"  # tag: instance Render lazy tag-function via assignment,call
-    greet"{name}"  # tag: function greet lazy via assignment,factory
+    greet"{name}"  # tag: function greet lazy raw via assignment,factory
     loud"{name}"  # tag: function shout lazy tag-function via alias
     wrapped"{name}"  # tag: function shout template lazy tag-function via assignment
     library"{name}"  # tag: library call template tag-function via assignment
     html"{name}"  # tag: function html template tag-function via import,import
-    log"{name}"  # tag: function lazy_log lazy tag-function via import,import
+    log"{name}"  # tag: function lazy_log lazy raw tag-function via import,import
     picked"{name}"  # tag: function html template tag-function via assignment,import,attribute
     sql"{name}"  # tag: function sql unproven raw tag-function via assignment,import,factory
     message"{name}"  # tag: class Message lazy via alias,import
