@@ -23,6 +23,9 @@ from tagstr_runtime.migrate import main, migrate_source
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
+#: an eager tag function's body, for tags the tests define
+EAGER = "[a if isinstance(a, str) else a.getvalue() for a in args]"
+
 PRELUDE = """\
 from tagstr_runtime import accepts_template
 
@@ -119,7 +122,8 @@ FLAGGED = [
     pytest.param("@accepts_template\ndef later(*args):\n    return lambda: [a.getvalue() for a in args]\n",
                  'x = later"{y}"', "MIG001", 4, id="a closure reads the values"),
     pytest.param("", 'x = tag"{y}"', "MIG001", 4, id="--lazy-tag"),
-    pytest.param("@accepts_template\ndef rx(*args):\n    return [a.raw if isinstance(a, str) else a.getvalue() for a in args]\n",
+    pytest.param("@accepts_template\ndef rx(*args):\n"
+                 "    return [a.raw if isinstance(a, str) else a.getvalue() for a in args]\n",
                  'x = rx"\\n{y}"', "MIG002", 4, id="reads .raw, text with escapes"),
     pytest.param("", 'x = tag"\\n\\N{y}"', "MIG003", 10, id="backslash N before a field"),
     pytest.param("class C:\n    y = 1\n", '    x = tag"{y}"', "MIG004", 13, id="class-body name"),
@@ -222,7 +226,7 @@ def test_eager_tag_overrides_the_heuristic() -> None:
 
 
 def test_a_flagged_outer_tag_string_still_migrates_what_is_inside() -> None:
-    source = PRELUDE + "def plain(*args):\n    return [a if isinstance(a, str) else a.getvalue() for a in args]\n" + 'x = plain"{tag"{y}"}"\n'
+    source = PRELUDE + f"def plain(*args):\n    return {EAGER}\n" + 'x = plain"{tag"{y}"}"\n'
     result = migrate_text(source, "<test>")
     assert result.text.endswith('x = plain"{tag(t"{y}")}"\n')
     assert [f.code for f in result.flags] == ["MIG009"]
@@ -273,7 +277,7 @@ def test_a_relative_import_from_outside_the_tree_is_named_absolutely() -> None:
 
 
 def test_a_local_tag_is_named_after_its_function() -> None:
-    source = "class Page:\n    def render(self):\n        def plain(*args):\n            return [a if isinstance(a, str) else a.getvalue() for a in args]\n" \
+    source = f"class Page:\n    def render(self):\n        def plain(*args):\n            return {EAGER}\n" \
              "        return plain\"{y}\"\n"
     [flag] = migrate_text(source, "<test>", module="views").flags
     assert flag.code == "MIG009"
@@ -310,7 +314,7 @@ def test_the_remedy_fits_the_tag() -> None:
 def project(tmp_path: Path) -> Path:
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "a.py").write_text(PRELUDE + 'x = tag"{y}"\n', encoding="utf-8")
-    plain = "def plain(*args):\n    return [a if isinstance(a, str) else a.getvalue() for a in args]\nx = plain\"{y}\"\n"
+    plain = f"def plain(*args):\n    return {EAGER}\nx = plain\"{{y}}\"\n"
     (tmp_path / "pkg" / "b.py").write_text(plain, encoding="utf-8")
     (tmp_path / "pkg" / "c.py").write_text("x = 1\n", encoding="utf-8")
     return tmp_path

@@ -26,14 +26,15 @@ from __future__ import annotations
 
 import ast
 from functools import cached_property
-from typing import Callable, NamedTuple
+from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from tagstr_runtime.analysis.imports import ModuleFinder
 from tagstr_runtime.analysis.module import ModuleAnalysis
-from tagstr_runtime.analysis.reaching import at_module_end, exported, is_star_import, reaching
-from tagstr_runtime.analysis.scopes import Binding
-from tagstr_runtime.analysis.quiet import Quiet
 from tagstr_runtime.analysis.tag_types import called_name, names_in, reads_as_tag_function
+
+if TYPE_CHECKING:
+    from tagstr_runtime.analysis.quiet import Quiet
+    from tagstr_runtime.analysis.scopes import Binding
 
 __all__ = [
     "ABSENT", "CLASS", "FUNCTION", "INSTANCE", "LIBRARY", "MODULE", "TagDefinition", "TagResolver",
@@ -205,6 +206,8 @@ class TagResolver:
     @cached_property
     def quiet(self) -> Quiet:
         """The judge of helpers, shared by every tag this resolver reads (each helper judged once)."""
+        from tagstr_runtime.analysis.quiet import Quiet  # the migration's: not loaded for the linters
+
         return Quiet(self)
 
     def resolve(self, module: ModuleAnalysis, name: ast.Name, depth: int = 0) -> TagDefinition:
@@ -212,9 +215,12 @@ class TagResolver:
         if depth > _MAX_DEPTH:
             return TagDefinition(UNKNOWN, reason="too many steps")
         if self.every_binding:
+            from tagstr_runtime.analysis.reaching import reaching
+
             found = reaching(module, name.lineno, name.col_offset)
             if not found:
-                return TagDefinition(UNKNOWN, reason=f"{name.id!r} is not bound in this module (a builtin, or undefined)")
+                return TagDefinition(UNKNOWN, reason=f"{name.id!r} is not bound in this module (a builtin, or "
+                                                     f"undefined)")
             return self._each(module, found, name.id, depth + 1)
         binding = module.scopes.read_binding(name.lineno, name.col_offset)
         if binding is None:
@@ -224,6 +230,8 @@ class TagResolver:
     def resolve_top_level(self, module: ModuleAnalysis, name: str, depth: int = 0) -> TagDefinition:
         """What ``name`` is once ``module`` has run (``from module import name``)."""
         if self.every_binding:
+            from tagstr_runtime.analysis.reaching import at_module_end
+
             found = at_module_end(module, name)
             if found:
                 return self._each(module, found, name, depth + 1)
@@ -264,8 +272,7 @@ class TagResolver:
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and node.value is not None:
             kind = "alias" if isinstance(node.value, ast.Name) else "assignment"
             return self.value(module, node.value, depth)._with(step=Step(kind, node, module))
-        if is_star_import(node):
-            assert isinstance(node, ast.ImportFrom)
+        if isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names):
             return self.star_imported(module, node, name, depth)
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             return self.imported(module, node, name, depth)
@@ -381,6 +388,8 @@ class TagResolver:
     def star_imported(self, module: ModuleAnalysis, node: ast.ImportFrom, name: str, depth: int) -> TagDefinition:
         """``name`` as ``from x import *`` may bind it: what ``x`` binds, ``ABSENT`` when ``x``
         does not export it, ``UNKNOWN`` when that cannot be known."""
+        from tagstr_runtime.analysis.reaching import exported
+
         step = Step("import", node, module)
         source = "." * node.level + (node.module or "")
         target = self._module(module, node.module, node.level)

@@ -63,8 +63,9 @@ def locals_of(
             shared.update(node.names)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            fresh = _is_fresh(node.value) or (fresh_call is not None and isinstance(node.value, ast.Call)
-                                               and fresh_call(node.value))
+            fresh = _is_fresh(node.value) or (
+                fresh_call is not None and isinstance(node.value, ast.Call) and fresh_call(node.value)
+            )
             for target in targets:
                 for name in _names(target):
                     assigned[name] = assigned.get(name, True) and fresh and isinstance(target, ast.Name)

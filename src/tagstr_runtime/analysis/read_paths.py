@@ -19,13 +19,13 @@ from tagstr_runtime.analysis.module import ModuleAnalysis
 from tagstr_runtime.analysis.quiet import Locals, Quiet
 
 __all__ = [
-    "BOTH", "COMPREHENSIONS", "D", "I", "INSPECTING", "LAZY", "OBSERVABLE", "ORDER", "RAISES", "PathReader",
+    "BOTH", "COMPREHENSIONS", "DECODED", "INTERP", "INSPECTING", "LAZY", "OBSERVABLE", "ORDER", "RAISES", "PathReader",
     "State", "Unprovable", "Unproven", "name_of",
 ]
 
 LAZY, ORDER, OBSERVABLE, RAISES = "lazy", "order", "observable", "raises"
-D, I = "decoded", "interpolation"  # what one argument may be
-BOTH = frozenset([D, I])
+DECODED, INTERP = "decoded", "interpolation"  # what one argument may be
+BOTH = frozenset([DECODED, INTERP])
 _D_NAMES = frozenset(["Decoded", "str"])
 _I_NAMES = frozenset(["Interpolation", "InterpolationConcrete", "tuple", "Tuple"])
 INSPECTING = frozenset(["len", "isinstance", "bool", "type", "hasattr", "getattr"])
@@ -129,8 +129,9 @@ class PathReader:
         if self._has_read(node):
             if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
                 raise Unprovable(ORDER, f"it reads values in a nested loop ({line})")
-            raise Unprovable(OBSERVABLE, f"it reads a value inside a {'with' if 'With' in type(node).__name__ else 'try'} "
-                                    f"block ({line}): what a value raises happens before the tag runs in a t-string")
+            block = "with" if "With" in type(node).__name__ else "try"
+            raise Unprovable(OBSERVABLE, f"it reads a value inside a {block} block ({line}): what a value raises "
+                                         f"happens before the tag runs in a t-string")
         if isinstance(node, (ast.With, ast.AsyncWith)):
             raise Unprovable(OBSERVABLE, f"it enters a with block while it reads its values ({line})")
         if not isinstance(node, (ast.For, ast.AsyncFor, ast.While)) and any(
@@ -183,7 +184,7 @@ class PathReader:
                     self.items.add(pattern.name)
                 return BOTH, True
             kinds, sure = self._pattern(pattern.pattern)
-            if pattern.name and kinds == frozenset([D]):
+            if pattern.name and kinds == frozenset([DECODED]):
                 self.items.add(pattern.name)  # a name of the string: any use is fine
             elif pattern.name:
                 self.items.add(pattern.name)
@@ -193,7 +194,7 @@ class PathReader:
             return frozenset().union(*(k for k, _ in found)), any(s for _, s in found)
         if isinstance(pattern, ast.MatchClass):
             name = name_of(pattern.cls)
-            kinds = frozenset([D]) if name in _D_NAMES else frozenset([I]) if name in _I_NAMES else BOTH
+            kinds = frozenset([DECODED]) if name in _D_NAMES else frozenset([INTERP]) if name in _I_NAMES else BOTH
             fields = list(pattern.patterns) + list(pattern.kwd_patterns)
             names = ["getvalue", "expr", "conv", "format_spec"][: len(pattern.patterns)] + list(pattern.kwd_attrs)
             sure = kinds != BOTH and all(_captures(p) for p in fields)
@@ -206,7 +207,7 @@ class PathReader:
             sure = len(elements) == 4 and all(_captures(p) for p in elements)
             if elements and isinstance(elements[0], ast.MatchAs) and elements[0].name:
                 self.getters.add(elements[0].name)
-            return frozenset([I]), sure
+            return frozenset([INTERP]), sure
         if isinstance(pattern, ast.MatchMapping):
             return frozenset(), True
         return BOTH, False  # a value or a singleton: may or may not match
@@ -218,7 +219,7 @@ class PathReader:
             raise Unprovable(OBSERVABLE, f"it {why} while it reads its values ({line})")
         if isinstance(value, ast.Name) and value.id in self.items:
             if isinstance(target, ast.Tuple) and len(target.elts) == 4:
-                if any(D in s.kinds for s in states if s.kinds):
+                if any(DECODED in s.kinds for s in states if s.kinds):
                     raise Unprovable(ORDER, f"it unpacks an argument that may be a string ({line})")
                 first = target.elts[0]
                 if isinstance(first, ast.Name):
@@ -259,11 +260,12 @@ class PathReader:
                 return None
             name = name_of(test.func)
             if name == "is_interpolation":
-                return frozenset([I])
+                return frozenset([INTERP])
             if name == "isinstance" and len(test.args) == 2:
                 return _class_kinds(test.args[1])
             if name == "hasattr" and len(test.args) == 2 and isinstance(test.args[1], ast.Constant):
-                return frozenset([I]) if test.args[1].value in ("getvalue", "expr", "conv", "format_spec") else None
+                field = test.args[1].value
+                return frozenset([INTERP]) if field in ("getvalue", "expr", "conv", "format_spec") else None
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.Eq)):
             left = test.left
             if isinstance(left, ast.Call) and name_of(left.func) == "type" and left.args and isinstance(
@@ -305,7 +307,7 @@ class PathReader:
         if isinstance(node, ast.Name):
             if node.id in self.getters:
                 raise Unprovable(LAZY, f"it passes on or keeps an interpolation's getvalue ({line})")
-            if node.id in self.items and any(I in s.kinds for s in states):
+            if node.id in self.items and any(INTERP in s.kinds for s in states):
                 raise Unprovable(LAZY, f"it passes on or keeps an interpolation ({line})")
             return states
         if isinstance(node, (ast.Attribute, ast.Subscript)):
@@ -335,8 +337,9 @@ class PathReader:
             ):
                 raise Unprovable(LAZY, f"it passes on or keeps an interpolation's getvalue (line {value.lineno})")
             if isinstance(part, ast.Subscript) and not isinstance(part.slice, ast.Constant):
-                if any(I in s.kinds for s in states):
-                    raise Unprovable(ORDER, f"it reads an interpolation's parts by a computed index (line {value.lineno})")
+                if any(INTERP in s.kinds for s in states):
+                    raise Unprovable(ORDER, f"it reads an interpolation's parts by a computed index "
+                                            f"(line {value.lineno})")
             if part is not None and isinstance(part, ast.Subscript):
                 return self._expression(part.slice, states)
             return states
@@ -372,9 +375,9 @@ def _class_kinds(node: ast.expr) -> frozenset[str] | None:
     kinds: set[str] = set()
     for name in names:
         if name in _D_NAMES:
-            kinds.add(D)
+            kinds.add(DECODED)
         elif name in _I_NAMES:
-            kinds.add(I)
+            kinds.add(INTERP)
         else:
             return None
     return frozenset(kinds)

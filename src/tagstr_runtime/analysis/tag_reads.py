@@ -33,7 +33,7 @@ from typing import Iterable, Iterator
 from tagstr_runtime.analysis.module import ModuleAnalysis
 from tagstr_runtime.analysis.quiet import Quiet
 from tagstr_runtime.analysis.read_paths import (
-    BOTH, COMPREHENSIONS, I, INSPECTING, LAZY, OBSERVABLE, ORDER, RAISES, PathReader, State, Unprovable, Unproven,
+    BOTH, COMPREHENSIONS, INTERP, INSPECTING, LAZY, OBSERVABLE, ORDER, RAISES, PathReader, State, Unprovable, Unproven,
     name_of,
 )
 
@@ -41,6 +41,7 @@ __all__ = ["LAZY", "OBSERVABLE", "ORDER", "RAISES", "Unproven", "unproven_readin
 
 _CONSUMERS = frozenset(["join", "list", "tuple", "set", "sorted", "dict", "frozenset"])
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_TRY_STAR: tuple[type[ast.AST], ...] = tuple(getattr(ast, name) for name in ("TryStar",) if hasattr(ast, name))
 
 
 def unproven_reading(
@@ -158,8 +159,9 @@ class _Reader(PathReader):
                     if (isinstance(sub, ast.Name) and sub.id in watched) or (
                         isinstance(sub, ast.Attribute) and sub.attr == "getvalue"
                     ):
-                        raise Unprovable(LAZY, f"a nested function, lambda or class uses {getattr(sub, 'id', 'getvalue')!r} "
-                                          f"(line {node.lineno})")
+                        used = sub.id if isinstance(sub, ast.Name) else "getvalue"
+                        raise Unprovable(LAZY, f"a nested function, lambda or class uses {used!r} "
+                                               f"(line {node.lineno})")
 
     def _reads(self, node: ast.AST) -> bool:
         """Judge one loop or comprehension over ``*args``: whether it reads the values (each once,
@@ -188,10 +190,11 @@ class _Reader(PathReader):
         if reads == {0} or not reads:
             return False
         for state in self.ends:
-            wanted = 1 if I in state.kinds else 0
+            wanted = 1 if INTERP in state.kinds else 0
             if state.kinds and (state.reads != wanted or state.kinds == BOTH):
-                if state.reads == 0 and I in state.kinds:
-                    raise Unprovable(ORDER, f"it reads values only on some paths (line {node.lineno}): some are never read")
+                if state.reads == 0 and INTERP in state.kinds:
+                    raise Unprovable(ORDER, f"it reads values only on some paths (line {node.lineno}): some are "
+                                            f"never read")
                 raise Unprovable(ORDER, f"it does not read each value exactly once (line {node.lineno})")
         return True
 
@@ -207,16 +210,14 @@ class _Reader(PathReader):
                 raise Unprovable(OBSERVABLE, f"it {why} before it reads its values")
         path = _path(statement, node)
         for parent, child in zip(path, path[1:]):
-            if isinstance(parent, (ast.Try, ast.With, ast.AsyncWith)) or (
-                hasattr(ast, "TryStar") and isinstance(parent, getattr(ast, "TryStar"))
-            ):
-                raise Unprovable(OBSERVABLE, f"it reads its values inside a {'try' if 'Try' in type(parent).__name__ else 'with'}"
-                                        f" block (line {parent.lineno}): what a value raises happens before the tag runs "
-                                        f"in a t-string")
+            if isinstance(parent, (ast.Try, ast.With, ast.AsyncWith, *_TRY_STAR)):
+                block = "try" if "Try" in type(parent).__name__ else "with"
+                raise Unprovable(OBSERVABLE, f"it reads its values inside a {block} block (line {statement.lineno}): "
+                                             f"what a value raises happens before the tag runs in a t-string")
             if isinstance(parent, (ast.If, ast.IfExp, ast.BoolOp, ast.While, ast.For, ast.AsyncFor, ast.match_case,
                                    ast.Match, *COMPREHENSIONS, ast.Lambda)):
                 raise Unprovable(ORDER, f"it reads its values only when a condition holds or a loop runs "
-                                   f"(line {getattr(parent, 'lineno', statement.lineno)})")
+                                        f"(line {getattr(parent, 'lineno', statement.lineno)})")
             for sibling in _evaluated_before(parent, child):
                 why = self.quiet.expression(self.module, sibling, self.locals, self._is_read) if isinstance(
                     sibling, ast.expr) else None
@@ -224,8 +225,8 @@ class _Reader(PathReader):
                     raise Unprovable(OBSERVABLE, f"it {why} before it reads its values")
             if isinstance(parent, ast.Call) and isinstance(child, ast.GeneratorExp):
                 if name_of(parent.func) not in _CONSUMERS:
-                    raise Unprovable(LAZY, f"it passes a generator over its values to {name_of(parent.func) or 'a call'} "
-                                      f"(line {parent.lineno})")
+                    callee = name_of(parent.func) or "a call"
+                    raise Unprovable(LAZY, f"it passes a generator over its values to {callee} (line {parent.lineno})")
         if isinstance(node, ast.GeneratorExp) and len(path) > 1 and not isinstance(path[-2], ast.Call):
             raise Unprovable(LAZY, f"it keeps a generator over its values (line {node.lineno})")
 

@@ -50,7 +50,7 @@ class _Fixer:
         for index, field in enumerate(values):
             if not isinstance(field, _FIELDS):
                 continue
-            value: ast.expr = field.value  # type: ignore[attr-defined]
+            value: ast.expr = field.value
             if getattr(value, "end_lineno", None) is None:
                 continue
             texts = self.texts(value)
@@ -67,8 +67,8 @@ class _Fixer:
                 ):
                     before.value = before.value[: len(before.value) - len(debug_shown)] + debug_written
             expression = getattr(field, "str", None)
-            if isinstance(expression, str):
-                setattr(field, "str", self.expression(field, value, expression))
+            if isinstance(expression, str):  # 3.14's Interpolation (typeshed of older Pythons: no such field)
+                vars(field)["str"] = self.expression(field, value, expression)
 
     def texts(self, value: ast.expr) -> tuple[tuple[str, str], tuple[str, str] | None] | None:
         """The field's text from after ``{`` to the end of the expression, as written and as the
