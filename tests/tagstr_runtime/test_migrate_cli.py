@@ -134,3 +134,10 @@ def test_check_fails_on_a_module_refused_whole(tmp_path: Path, capsys: pytest.Ca
     out = capsys.readouterr().out
     assert "MIG012" in out and "kept none" not in out and "kept 1 tag string in 1 file (MIG012 x" in out
     assert main([str(tmp_path)]) == 0  # in place: nothing it could do, nothing it did wrong
+
+
+def test_the_help_says_that_eager_tag_is_the_user_vouching(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert "--eager-tag MODULE.NAME you vouch that the tag reads each value exactly once, in order" in said

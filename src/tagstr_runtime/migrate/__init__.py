@@ -3,11 +3,14 @@
     python -m tagstr_runtime.migrate [--check | --diff] [--lazy-tag NAME] [--eager-tag NAME]
                                      [--raw-tag NAME] PATH...
 
-``html"<p>{x}</p>"`` becomes ``html(t"<p>{x}</p>")`` for a tag that takes a
-template (``@accepts_template``, ``template_tag``).  A tag string that would
-not behave the same is left as it is and reported with its reason
-(``path:line:col: MIGnnn ...``); what the command assumed about tags defined
-in other modules is reported as a note.  Without ``--check``/``--diff`` the
+``html"<p>{x}</p>"`` becomes ``html(t"<p>{x}</p>")`` when every definition
+of ``html`` that can reach it is proven to behave the same given the eager
+template: it takes one (``@accepts_template``, ``template_tag``) and reads
+each value exactly once, in order, with nothing observable in between
+(``analysis.tag_reading``).  Any other tag string is left as it is and
+reported with the reason that names its shape (``path:line:col: MIGnnn
+...``); what the command assumed about tags defined in other modules is
+reported as a note.  Without ``--check``/``--diff`` the
 files are rewritten in place.  Exit status: 0 done or nothing to do, 1 with
 ``--check``/``--diff`` when a file would change or a tag string is kept, 2
 when a file could not be read, parsed or verified (it is then left untouched).
