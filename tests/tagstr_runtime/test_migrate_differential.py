@@ -114,6 +114,7 @@ VOUCHED = {
     "run_dsl_order": "dsl.order.backwards",  # reads right to left
     "run_tsite": "tsite.htmltag.html",  # prints while it compiles, before its values
     "run_shop_orders": "shop.tags.sql",  # its check raises before a later value runs
+    "run_shapes": "dsl.shapes.numbered",  # reads the log its values append to
 }
 
 

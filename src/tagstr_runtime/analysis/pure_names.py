@@ -10,9 +10,11 @@ making an instance.
 
 from __future__ import annotations
 
+import ast
+
 __all__ = [
-    "DECORATORS", "FRESH_CALLS", "MUTATING_METHODS", "PURE_BUILTINS", "PURE_METHODS", "PURE_MODULES",
-    "PURE_QUALIFIED", "QUIET_BASES",
+    "CHANGING_CALLS", "DECORATORS", "FRESH_CALLS", "MUTATING_METHODS", "PURE_BUILTINS", "PURE_METHODS",
+    "PURE_MODULES", "PURE_QUALIFIED", "QUIET_BASES", "last_name", "makes_container", "may_change",
 ]
 
 PURE_BUILTINS = frozenset("""
@@ -57,3 +59,40 @@ QUIET_BASES = frozenset([
     "object", "str", "tuple", "int", "float", "dict", "list", "set", "frozenset", "bytes", "NamedTuple",
     "Generic", "Protocol", "Exception", "ValueError", "TypeError",
 ])
+
+
+def makes_container(value: ast.expr) -> bool:
+    """``value`` makes a new container (a display, a comprehension, ``list()``...)."""
+    if isinstance(value, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp, ast.Constant,
+                          ast.JoinedStr)):
+        return True
+    return isinstance(value, ast.Call) and last_name(value.func) in FRESH_CALLS
+
+
+#: calls that make a container that can change (a module-level ``LOG = []`` is shared state)
+CHANGING_CALLS = frozenset([
+    "list", "dict", "set", "bytearray", "defaultdict", "OrderedDict", "deque", "Counter", "StringIO", "array",
+])
+
+
+def may_change(node: ast.AST, name: str) -> bool:
+    """The binding ``node`` makes ``name`` a container that can change, or rebinds it in place."""
+    if isinstance(node, ast.AugAssign):
+        return True
+    if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+        value = node.value
+        if isinstance(value, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)):
+            return True
+        return isinstance(value, ast.Call) and last_name(value.func) in CHANGING_CALLS
+    return False
+
+
+def last_name(node: ast.expr) -> str | None:
+    """The last name of a called or decorating expression (``x.y`` and ``x.y()``: ``y``)."""
+    if isinstance(node, ast.Call):
+        node = node.func
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None

@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from tagstr_runtime.analysis.module import ModuleAnalysis
 from tagstr_runtime.analysis.pure_names import (
-    DECORATORS, FRESH_CALLS, MUTATING_METHODS, PURE_BUILTINS, PURE_METHODS, PURE_MODULES, PURE_QUALIFIED,
-    QUIET_BASES,
+    DECORATORS, MUTATING_METHODS, PURE_BUILTINS, PURE_METHODS, PURE_MODULES, PURE_QUALIFIED, QUIET_BASES,
+    last_name, makes_container, may_change,
 )
 
 if TYPE_CHECKING:
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 __all__ = ["Locals", "Quiet", "locals_of"]
 
 _MAX_DEPTH = 6
+_MAKERS = ("__init__", "__new__", "__post_init__")  # what making an instance runs
 
 
 class Locals:
@@ -63,7 +64,7 @@ def locals_of(
             shared.update(node.names)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            fresh = _is_fresh(node.value) or (
+            fresh = makes_container(node.value) or (
                 fresh_call is not None and isinstance(node.value, ast.Call) and fresh_call(node.value)
             )
             for target in targets:
@@ -85,6 +86,7 @@ class Quiet:
     def __init__(self, resolver: TagResolver) -> None:
         self.resolver = resolver
         self._judged: dict[tuple[int, bool], tuple[ast.AST, str | None]] = {}
+        self._shared: dict[tuple[int, str], tuple[ast.AST, bool]] = {}
         self._depth = 0
         #: a ``raise`` or ``assert`` counts as quiet (``tag_reads`` asks both ways: a tag that
         #: only raises differs only where a later value does something)
@@ -142,11 +144,11 @@ class Quiet:
     def class_made(self, module: ModuleAnalysis, node: ast.ClassDef) -> str | None:
         """Why making an instance of the class ``node`` may be observed."""
         for decorator in node.decorator_list:
-            name = _last_name(decorator)
+            name = last_name(decorator)
             if name not in DECORATORS:
                 return f"is decorated with {name or 'an expression'}"
         for base in node.bases:
-            name = _last_name(base)
+            name = last_name(base)
             if name in QUIET_BASES:
                 continue
             found = self.resolver.value(module, base, 0) if isinstance(base, (ast.Name, ast.Attribute)) else None
@@ -157,9 +159,7 @@ class Quiet:
             if why:
                 return why
         for item in node.body:
-            if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name in (
-                "__init__", "__new__", "__post_init__", "__call__"
-            ) and item.name != "__call__":
+            if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name in _MAKERS:
                 why = self.function(module, item, fresh_self=True)
                 if why:
                     return f"runs {item.name}, which {why}"
@@ -267,6 +267,26 @@ class Quiet:
                 why = self.call(module, sub, scope)
                 if why:
                     return why
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
+                why = self.shared_read(module, sub)
+                if why:
+                    return why
+        return None
+
+    def shared_read(self, module: ModuleAnalysis, name: ast.Name) -> str | None:
+        """Why reading ``name`` may be observed: a global or a closure's name bound to a
+        container (``LOG = []``) or rebound where the values' code may run (``global``,
+        ``+=``): what a value does to it shows, read before or between the values."""
+        scope = module.scopes.read_scope(name.lineno, name.col_offset)
+        if scope is None or scope.same_scope or scope.kind == "class":
+            return None
+        key = (id(scope.scope), name.id)
+        known = self._shared.get(key)
+        if known is None:
+            changing = bool(scope.moved) or any(may_change(b.node, name.id) for b in scope.bindings)
+            known = self._shared[key] = (scope.scope, changing)
+        if known[1]:
+            return f"reads {name.id} (line {name.lineno}), which the values' code may change"
         return None
 
     def call(self, module: ModuleAnalysis, call: ast.Call, scope: Locals) -> str | None:
@@ -371,23 +391,6 @@ def _names(target: ast.AST) -> Iterator[str]:
             yield from _names(element)
     elif isinstance(target, ast.Starred):
         yield from _names(target.value)
-
-
-def _is_fresh(value: ast.expr) -> bool:
-    if isinstance(value, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp, ast.Constant,
-                          ast.JoinedStr)):
-        return True
-    return isinstance(value, ast.Call) and _last_name(value.func) in FRESH_CALLS
-
-
-def _last_name(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Call):
-        node = node.func
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return None
 
 
 def _text(node: ast.expr) -> str:

@@ -2,9 +2,8 @@
 
 ``tag_reads`` finds the loop (or comprehension) over a tag's ``*args``;
 ``PathReader`` follows one pass of it through every branch, with what the
-argument may be on each path (``D``: a ``Decoded``, ``I``: an
-``Interpolation``, narrowed by ``isinstance``, ``type(a) is``, ``match``
-class and sequence patterns) and how many times the path reads the value
+argument may be on each path (``DECODED``, ``INTERP``, narrowed by
+``isinstance``, ``type(a) is``, ``match`` class and sequence patterns) and how many times the path reads the value
 (``a.getvalue()``, ``a[0]()``, a ``getvalue`` captured).  A use that keeps
 or passes on an interpolation, or anything observable between the reads
 (``quiet``), ends the proof (``Unprovable``).
@@ -16,11 +15,12 @@ import ast
 from typing import Iterable, NamedTuple
 
 from tagstr_runtime.analysis.module import ModuleAnalysis
+from tagstr_runtime.analysis.pure_names import last_name as name_of
 from tagstr_runtime.analysis.quiet import Locals, Quiet
 
 __all__ = [
-    "BOTH", "COMPREHENSIONS", "DECODED", "INTERP", "INSPECTING", "LAZY", "OBSERVABLE", "ORDER", "RAISES", "PathReader",
-    "State", "Unprovable", "Unproven", "name_of",
+    "BOTH", "COMPREHENSIONS", "DECODED", "INSPECTING", "INTERP", "LAZY", "OBSERVABLE", "ORDER", "RAISES",
+    "PathReader", "State", "Unprovable", "Unproven", "name_of",
 ]
 
 LAZY, ORDER, OBSERVABLE, RAISES = "lazy", "order", "observable", "raises"
@@ -184,9 +184,7 @@ class PathReader:
                     self.items.add(pattern.name)
                 return BOTH, True
             kinds, sure = self._pattern(pattern.pattern)
-            if pattern.name and kinds == frozenset([DECODED]):
-                self.items.add(pattern.name)  # a name of the string: any use is fine
-            elif pattern.name:
+            if pattern.name:  # another name of the argument, narrowed as the pattern says
                 self.items.add(pattern.name)
             return kinds, sure
         if isinstance(pattern, ast.MatchOr):
@@ -305,6 +303,10 @@ class PathReader:
                 raise Unprovable(OBSERVABLE, f"it {why} while it reads its values")
             return states
         if isinstance(node, ast.Name):
+            if node.id not in self.items and node.id not in self.getters:
+                why = self.quiet.shared_read(self.module, node)
+                if why:
+                    raise Unprovable(OBSERVABLE, f"it {why} while it reads its values")
             if node.id in self.getters:
                 raise Unprovable(LAZY, f"it passes on or keeps an interpolation's getvalue ({line})")
             if node.id in self.items and any(INTERP in s.kinds for s in states):
@@ -393,11 +395,3 @@ def _captures(pattern: ast.pattern) -> bool:
 
 def _merge(first: list[State], second: list[State]) -> list[State]:
     return list(dict.fromkeys([*first, *second]))
-
-
-def name_of(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return None

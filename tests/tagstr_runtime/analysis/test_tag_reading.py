@@ -83,6 +83,8 @@ BODIES = [
                  id="a helper that prints"),
     pytest.param("LOG.append(1)\nreturn [a if isinstance(a, str) else a.getvalue() for a in args]", "observable",
                  id="changes a global"),
+    pytest.param('return [a if isinstance(a, str) else f"{len(LOG)}:{a.getvalue()}" for a in args]', "observable",
+                 id="reads a global container its values may change"),
     pytest.param("return [a if isinstance(a, str) else checked(a.getvalue()) for a in args]", "raises",
                  id="a helper that raises"),
 ]

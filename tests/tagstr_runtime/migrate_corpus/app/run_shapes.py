@@ -1,6 +1,6 @@
 """Tag bodies of many shapes, with fields that say when they run."""
 
-from dsl.shapes import checked, copies, counted, guarded, indexed, joined, lazy_lambda, log, slices, typed
+from dsl.shapes import checked, copies, counted, guarded, indexed, joined, lazy_lambda, log, numbered, slices, typed
 
 order = []
 
@@ -23,6 +23,7 @@ print(checked"{x}{y}")
 print(typed"a{f('o')!r}b{f('p')}")
 print(lazy_lambda"{f('q')}")
 print(order)
+print(numbered"{log.append('x') or 1} {log.append('y') or 2}")  # expect: MIG014
 try:
     print(checked"{f('r') and None}{f('s')}")  # expect: MIG014
 except AssertionError as error:

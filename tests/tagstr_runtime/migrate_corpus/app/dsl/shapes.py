@@ -104,3 +104,9 @@ def typed(*args: Decoded | Interpolation[object]) -> list[str]:
 
 
 lazy_lambda = accepts_template(lambda *args: [a if isinstance(a, Decoded) else a.getvalue() for a in args])
+
+
+@accepts_template
+def numbered(*args: Decoded | Interpolation[object]) -> list[str]:
+    """Numbers each value by how long the log is: a value that logs shows in the next number."""
+    return [f"{len(log)}:{a.getvalue()}" for a in args if isinstance(a, Interpolation)]  # quiet, but reads log
