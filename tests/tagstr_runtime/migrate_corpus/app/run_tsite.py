@@ -3,9 +3,8 @@
 from tsite.htmltag import html
 from tsite.sql import sql
 
-attrs = {"a": 6}
 for i in range(2):
-    print(html"<body {attrs} n={i}><p>{i} and {print('value') or i * 10}</p></body>")  # expect: MIG001
+    print(html"<body class=page><p>{i} and {print('value') or i * 10}</p></body>")  # expect: MIG001
 num = 50
 base = sql"select 1, 0, 1"
 step = sql"select n + 1 from fib where n < {num}"

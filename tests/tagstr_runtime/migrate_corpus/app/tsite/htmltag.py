@@ -4,60 +4,44 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from html.parser import HTMLParser
 from typing import Any, Callable
 
-ENDS_WITH_ATTRIBUTE_KEY = re.compile(r"\s+(\S+)=$")
+TAG = re.compile(r"<(/?)(\w+)([^>]*)>")
 
 
-class DomCodeGenerator(HTMLParser):
-    def __init__(self) -> None:
-        self.lines = ["def compiled(vdom, /, *args):", "  return \\"]
-        self.attrs: list[str] = []
-        self.stack: list[str] = []
-        super().__init__()
-
-    def indent(self) -> str:
-        return "  " * (len(self.stack) + 2)
-
-    @property
-    def code(self) -> str:
-        return "\n".join(self.lines)
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        code = [repr(dict(attrs)), *self.attrs]
-        self.attrs = []
-        self.lines.append(f"{self.indent()}vdom({tag!r}, {'|'.join(code)}, [")
-        self.stack.append(tag)
-
-    def handle_endtag(self, tag: str) -> None:
-        self.stack.pop()
-        self.lines.append(f"{self.indent()}]){',' if self.stack else ''}")
-
-    def handle_data(self, data: str) -> None:
-        if data.strip():
-            self.lines.append(f"{self.indent()}{data!r},")
-
-    def add_interpolation(self, index: int) -> None:
-        if not self.rawdata:
-            self.lines.append(f"{self.indent()}args[{index}][0](), ")
-        elif match := ENDS_WITH_ATTRIBUTE_KEY.search(self.rawdata):
-            self.attrs.append(f"{{{match.group(1)!r}: args[{index}][0]()}}")
-        else:
-            self.attrs.append(f"args[{index}][0]()")
+def _code(shape: tuple[str | int, ...]) -> str:
+    """``compiled(vdom, *args)``: nested ``vdom(tag, attributes, children)`` calls; each
+    interpolation ``args[i][0]()``, read when the compiled function runs."""
+    lines = ["def compiled(vdom, /, *args):", "    stack = [('root', {}, [])]"]
+    for index, part in enumerate(shape):
+        if not isinstance(part, str):
+            lines.append(f"    stack[-1][2].append(args[{index}][0]())")
+            continue
+        pos = 0
+        for match in TAG.finditer(part):
+            text = part[pos : match.start()].strip()
+            if text:
+                lines.append(f"    stack[-1][2].append({text!r})")
+            closing, name, attributes = match.groups()
+            if closing:
+                lines.append("    tag, attrs, children = stack.pop()")
+                lines.append("    stack[-1][2].append(vdom(tag, attrs, children))")
+            else:
+                pairs = dict(re.findall(r"(\w+)=\"?(\w+)\"?", attributes))
+                lines.append(f"    stack.append(({name!r}, {pairs!r}, []))")
+            pos = match.end()
+        tail = part[pos:].strip()
+        if tail:
+            lines.append(f"    stack[-1][2].append({tail!r})")
+    lines.append("    return stack[0][2]")
+    return "\n".join(lines)
 
 
 @cache
 def make_compiled_template(*shape: str | int) -> Callable[..., Any]:
     print(f"compiling a template of {len(shape)} parts")
-    builder = DomCodeGenerator()
-    for index, part in enumerate(shape):
-        if isinstance(part, str):
-            builder.feed(part)
-        else:
-            builder.add_interpolation(index)
     namespace: dict[str, Any] = {}
-    exec(compile(builder.code, "<template>", "exec"), namespace)
+    exec(compile(_code(shape), "<template>", "exec"), namespace)
     return namespace["compiled"]
 
 
