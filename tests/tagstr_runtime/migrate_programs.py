@@ -18,7 +18,8 @@ import io
 import re
 import sys
 import types
-from contextlib import redirect_stdout
+import warnings
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
@@ -26,6 +27,7 @@ import tagstr_runtime
 from tagstr_runtime import template_tag
 from tagstr_runtime.run.compile import desugar_ast
 from tagstr_runtime.syntax.parser import parse
+from tagstr_runtime.syntax.source import decode_source
 
 PY314 = sys.version_info >= (3, 14)
 
@@ -61,7 +63,7 @@ class _Loader(importlib.abc.Loader):
         return None
 
     def exec_module(self, module: types.ModuleType) -> None:
-        code = self.compiler(self.path.read_text(encoding="utf-8"), str(self.path))
+        code = self.compiler(decode_source(self.path.read_bytes()), str(self.path))
         exec(code, module.__dict__)
 
 
@@ -123,6 +125,54 @@ def run_program(main: Path, roots: Sequence[Path], compiler: Compiler, builtin_n
                 delattr(builtins, name)
         _forget(roots)
     return out.getvalue()
+
+
+class Outcome(NamedTuple):
+    """What a run of a program shows: its output, the shape of its error output, its status."""
+
+    stdout: str
+    #: each warning (category and message), each line written to stderr, and the last line of
+    #: the traceback of an error that ended the program (tracebacks differ in their frames)
+    stderr: tuple[str, ...]
+    status: int
+
+
+def run_outcome(main: Path, roots: Sequence[Path], compiler: Compiler, builtin_names: dict[str, Any]) -> Outcome:
+    """Run ``main`` as ``python main.py`` would, in this process: what it shows (``Outcome``)."""
+    finder = _Finder(roots, compiler)
+    _forget(roots)
+    sys.meta_path.insert(0, finder)
+    saved = {name: getattr(builtins, name) for name in builtin_names if hasattr(builtins, name)}
+    for name, value in builtin_names.items():
+        setattr(builtins, name, value)
+    out, err = io.StringIO(), io.StringIO()
+    status, last = 0, ""
+    try:
+        with warnings.catch_warnings(record=True) as caught, redirect_stdout(out), redirect_stderr(err):
+            warnings.simplefilter("always")
+            try:
+                namespace = {"__name__": "__main__", "__file__": str(main)}
+                exec(compiler(decode_source(main.read_bytes()), str(main)), namespace)
+            except SystemExit as done:
+                code = done.code
+                status = code if isinstance(code, int) else 0 if code is None else 1
+                if isinstance(code, str):
+                    last = code
+            except Exception as error:  # noqa: BLE001 - what ends the program is the outcome
+                status, last = 1, f"{type(error).__name__}: {error}"
+    finally:
+        sys.meta_path.remove(finder)
+        for name in builtin_names:
+            if name in saved:
+                setattr(builtins, name, saved[name])
+            else:
+                delattr(builtins, name)
+        _forget(roots)
+    said = [f"{w.category.__name__}: {w.message}" for w in caught]
+    said += err.getvalue().splitlines()
+    if last:
+        said.append(last)
+    return Outcome(out.getvalue(), tuple(said), status)
 
 
 # -- what a program's files expect of the migration --------------------------------------

@@ -11,27 +11,34 @@ has a ``ModuleFinder``, through imports into the other modules of the tree
 re-exports through ``__init__``), reading their source without running it.
 Where nothing can be known it says so: ``UNKNOWN``, with the reason.
 
-A ``TagDefinition`` then says what the tag does, each fact computed when
+A ``TagDefinition`` then says what the tag is, each fact computed when
 asked: whether its definition reads as a tag function (TAG003), whether it
-may read its values after it returns (``lazy``, the migration's MIG001),
-whether it takes a template, whether it reads ``.raw``; and it gives the
-definition's node and module (the embedded-language checks read a declared
-language from its annotations).  mypy reasons with types instead.
+takes a template; and it gives the definition's node and module (the
+embedded-language checks read a declared language from its annotations;
+``tag_reading`` reads what the tag does with what it gets, for the
+migration).  mypy reasons with types instead.  Over 400 lines and not split: the
+resolver's steps (a name, a value, a call, an import, a star import, what a
+factory returns) call one another with one depth budget, and build the one
+``TagDefinition`` they share.
 """
 
 from __future__ import annotations
 
 import ast
 from functools import cached_property
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from tagstr_runtime.analysis.imports import ModuleFinder
 from tagstr_runtime.analysis.module import ModuleAnalysis
-from tagstr_runtime.analysis.tag_types import called_name, lazy_reason, names_in, reads_as_tag_function
+from tagstr_runtime.analysis.tag_types import called_name, names_in, reads_as_tag_function
+
+if TYPE_CHECKING:
+    from tagstr_runtime.analysis.quiet import Quiet
+    from tagstr_runtime.analysis.scopes import Binding
 
 __all__ = [
-    "CLASS", "FUNCTION", "INSTANCE", "LIBRARY", "MODULE", "TagDefinition", "TagResolver", "UNKNOWN",
-    "annotation_says_tag",
+    "ABSENT", "CLASS", "FUNCTION", "INSTANCE", "LIBRARY", "MODULE", "TagDefinition", "TagResolver",
+    "UNKNOWN", "annotation_says_tag",
 ]
 
 FUNCTION = "function"  # a def or lambda: the tag function itself
@@ -40,6 +47,7 @@ INSTANCE = "instance"  # an instance of a class: its __call__ is the tag
 LIBRARY = "library"  # made by template_tag(): takes a template, reads values at once
 MODULE = "module"  # a module (an import), not a tag
 UNKNOWN = "unknown"
+ABSENT = "absent"  # a star import that does not bind the name: no binding at all
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _MAX_DEPTH = 12
@@ -75,6 +83,7 @@ class TagDefinition:
         steps: tuple[Step, ...] = (),
         reason: str = "",
         dotted: str = "",
+        alternatives: tuple[TagDefinition, ...] = (),
     ) -> None:
         self.kind = kind
         self.node = node
@@ -83,6 +92,7 @@ class TagDefinition:
         self.steps = steps
         self.reason = reason
         self.dotted = dotted
+        self.alternatives = alternatives
 
     def __repr__(self) -> str:
         where = f" {getattr(self.node, 'name', type(self.node).__name__)}" if self.node is not None else ""
@@ -90,18 +100,25 @@ class TagDefinition:
 
     def _with(self, *, wrapper: str | None = None, step: Step | None = None, steps: tuple[Step, ...] = ()
               ) -> TagDefinition:
-        """The same definition reached through ``step`` (or ``steps``) first, or wrapped in ``wrapper``."""
+        """The same definition reached through ``step`` (or ``steps``) first, or wrapped in ``wrapper``
+        (its alternatives too)."""
         return TagDefinition(
             self.kind, self.node, self.module,
             wrappers=self.wrappers + ((wrapper,) if wrapper else ()),
             steps=((step,) if step else steps) + self.steps,
             reason=self.reason,
             dotted=self.dotted,
+            alternatives=tuple(a._with(wrapper=wrapper, step=step, steps=steps) for a in self.alternatives),
         )
 
     @property
+    def every(self) -> tuple[TagDefinition, ...]:
+        """This definition and its alternatives: each one a run may call (``TagResolver(every_binding=True)``)."""
+        return (self, *self.alternatives)
+
+    @property
     def known(self) -> bool:
-        return self.kind not in (UNKNOWN, MODULE)
+        return self.kind not in (UNKNOWN, MODULE, ABSENT)
 
     @property
     def line(self) -> int:
@@ -162,23 +179,6 @@ class TagDefinition:
             return True
         return False if self.known else None
 
-    @cached_property
-    def lazy(self) -> str | None:
-        """Why its values may be read after it returns, or None (at once, or unknown)."""
-        if self.kind == CLASS:
-            return "a class keeps its arguments in the instance"
-        function = self.function
-        if self.kind in (FUNCTION, INSTANCE) and isinstance(function, _FUNCTIONS):
-            return lazy_reason(function)
-        return None
-
-    @cached_property
-    def reads_raw(self) -> bool:
-        """Its definition reads a ``.raw`` attribute somewhere."""
-        if self.node is None or self.kind == LIBRARY:
-            return False
-        return any(isinstance(n, ast.Attribute) and n.attr == "raw" for n in ast.walk(self.node))
-
 
 def annotation_says_tag(resolver: TagResolver, module: ModuleAnalysis, annotation: ast.expr) -> bool:
     """``x: TagFunction`` (any spelling) or ``x: Render`` where ``Render``'s instances are tags."""
@@ -192,15 +192,36 @@ def annotation_says_tag(resolver: TagResolver, module: ModuleAnalysis, annotatio
 
 class TagResolver:
     """Resolves tag names; ``finder``: follow imports into the tree's other modules
-    (None: a name imported from elsewhere is ``UNKNOWN``)."""
+    (None: a name imported from elsewhere is ``UNKNOWN``).  ``every_binding``: a name
+    bound more than once resolves to each binding that may reach the read at run time
+    (``reaching``), the last one first and the others as ``alternatives`` (the migration's
+    question); else to the one binding ``ScopeIndex.read_binding`` chooses (the linters')."""
 
-    def __init__(self, finder: ModuleFinder | None = None) -> None:
+    def __init__(self, finder: ModuleFinder | None = None, *, every_binding: bool = False) -> None:
         self.finder = finder
+        self.every_binding = every_binding
+        #: what ``tag_reading.reading`` found of each definition node met (the node kept alive with it)
+        self.readings: dict[tuple[str, int, tuple[str, ...]], tuple[ast.AST | None, object]] = {}
+
+    @cached_property
+    def quiet(self) -> Quiet:
+        """The judge of helpers, shared by every tag this resolver reads (each helper judged once)."""
+        from tagstr_runtime.analysis.quiet import Quiet  # the migration's: not loaded for the linters
+
+        return Quiet(self)
 
     def resolve(self, module: ModuleAnalysis, name: ast.Name, depth: int = 0) -> TagDefinition:
         """What the name read by ``name`` (a node of ``module.tree``) refers to there."""
         if depth > _MAX_DEPTH:
             return TagDefinition(UNKNOWN, reason="too many steps")
+        if self.every_binding:
+            from tagstr_runtime.analysis.reaching import reaching
+
+            found = reaching(module, name.lineno, name.col_offset)
+            if not found:
+                return TagDefinition(UNKNOWN, reason=f"{name.id!r} is not bound in this module (a builtin, or "
+                                                     f"undefined)")
+            return self._each(module, found, name.id, depth + 1)
         binding = module.scopes.read_binding(name.lineno, name.col_offset)
         if binding is None:
             return TagDefinition(UNKNOWN, reason=f"{name.id!r} is not bound in this module (a builtin, or undefined)")
@@ -208,10 +229,34 @@ class TagResolver:
 
     def resolve_top_level(self, module: ModuleAnalysis, name: str, depth: int = 0) -> TagDefinition:
         """What ``name`` is once ``module`` has run (``from module import name``)."""
+        if self.every_binding:
+            from tagstr_runtime.analysis.reaching import at_module_end
+
+            found = at_module_end(module, name)
+            if found:
+                return self._each(module, found, name, depth + 1)
+            return TagDefinition(UNKNOWN, reason=f"{name!r} is not bound in {module.name or 'the module'}")
         bindings = module.scopes.module_bindings(name)
         if not bindings:
             return TagDefinition(UNKNOWN, reason=f"{name!r} is not bound in {module.name or 'the module'}")
         return self.definition(module, bindings[-1].node, name, depth + 1)
+
+    def _each(self, module: ModuleAnalysis, bindings: tuple[Binding, ...], name: str, depth: int) -> TagDefinition:
+        """The definitions of several bindings: the last one, the others its alternatives (a star
+        import that does not bind the name left out)."""
+        found: list[TagDefinition] = []
+        seen: set[tuple[str, int]] = set()
+        for binding in bindings:
+            for definition in self.definition(module, binding.node, name, depth).every:
+                key = (definition.kind, id(definition.node) if definition.node is not None else id(definition))
+                if definition.kind != ABSENT and key not in seen:
+                    seen.add(key)
+                    found.append(definition)
+        if not found:
+            return TagDefinition(UNKNOWN, reason=f"{name!r} is not bound in {module.name or 'the module'}")
+        last = found[-1]
+        return TagDefinition(last.kind, last.node, last.module, wrappers=last.wrappers, steps=last.steps,
+                             reason=last.reason, dotted=last.dotted, alternatives=tuple(found[:-1]))
 
     def definition(self, module: ModuleAnalysis, node: ast.AST, name: str, depth: int = 0) -> TagDefinition:
         """What ``name`` is, as bound by ``node`` (``scope_tables.Bound.node``) in ``module``."""
@@ -227,6 +272,8 @@ class TagResolver:
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and node.value is not None:
             kind = "alias" if isinstance(node.value, ast.Name) else "assignment"
             return self.value(module, node.value, depth)._with(step=Step(kind, node, module))
+        if isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names):
+            return self.star_imported(module, node, name, depth)
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             return self.imported(module, node, name, depth)
         if isinstance(node, ast.arg):
@@ -243,21 +290,27 @@ class TagResolver:
         if isinstance(value, ast.Lambda):
             return TagDefinition(FUNCTION, value, module)
         if isinstance(value, ast.Attribute):
-            base = self.value(module, value.value, depth + 1)
-            if base.kind == MODULE and base.module is not None:
-                steps = (*base.steps, Step("attribute", value, module))
-                if not base.module.scopes.module_bindings(value.attr):
-                    submodule = self._submodule(base.module, value.attr)
-                    if submodule is not None:  # ``import x.y`` then ``x.y``
-                        return TagDefinition(MODULE, None, submodule, steps=steps)
-                return self.resolve_top_level(base.module, value.attr, depth + 1)._with(steps=steps)
-            if base.dotted:  # ``import x as y`` then ``y.name``, x from outside the tree
-                return TagDefinition(UNKNOWN, reason=base.reason, dotted=f"{base.dotted}.{value.attr}",
-                                     steps=(*base.steps, Step("attribute", value, module)))
-            return TagDefinition(UNKNOWN, reason=f"an attribute {value.attr!r}")
+            attribute = value
+            return _each_of(self.value(module, value.value, depth + 1),
+                            lambda base: self._attribute(module, base, attribute, depth))
         if isinstance(value, ast.Call):
             return self.called(module, value, depth)
         return TagDefinition(UNKNOWN, reason=f"bound to {type(value).__name__.lower()} expression")
+
+    def _attribute(self, module: ModuleAnalysis, base: TagDefinition, value: ast.Attribute, depth: int
+                   ) -> TagDefinition:
+        """``base.attr``, ``base`` being what the object before the dot is."""
+        if base.kind == MODULE and base.module is not None:
+            steps = (*base.steps, Step("attribute", value, module))
+            if not base.module.scopes.module_bindings(value.attr):
+                submodule = self._submodule(base.module, value.attr)
+                if submodule is not None:  # ``import x.y`` then ``x.y``
+                    return TagDefinition(MODULE, None, submodule, steps=steps)
+            return self.resolve_top_level(base.module, value.attr, depth + 1)._with(steps=steps)
+        if base.dotted:  # ``import x as y`` then ``y.name``, x from outside the tree
+            return TagDefinition(UNKNOWN, reason=base.reason, dotted=f"{base.dotted}.{value.attr}",
+                                 steps=(*base.steps, Step("attribute", value, module)))
+        return TagDefinition(UNKNOWN, reason=f"an attribute {value.attr!r}")
 
     def called(self, module: ModuleAnalysis, call: ast.Call, depth: int) -> TagDefinition:
         """What the call ``call`` returns, as a tag."""
@@ -267,7 +320,12 @@ class TagResolver:
         if wrapper == "accepts_template" and len(call.args) == 1:
             # takes a template whatever it wraps; when it reads its values is the wrapped tag's affair
             return self.value(module, call.args[0], depth + 1)._with(wrapper="accepts_template")
-        called = self.value(module, call.func, depth + 1)
+        return _each_of(self.value(module, call.func, depth + 1),
+                        lambda called: self._call_of(module, called, call, wrapper, depth))
+
+    def _call_of(self, module: ModuleAnalysis, called: TagDefinition, call: ast.Call, wrapper: str | None,
+                 depth: int) -> TagDefinition:
+        """What ``call`` returns when what it calls is ``called``."""
         if called.kind == CLASS:
             steps = (*called.steps, Step("call", call, module))
             return TagDefinition(INSTANCE, called.node, called.module, steps=steps)
@@ -327,6 +385,25 @@ class TagResolver:
             return found._with(step=step)
         return TagDefinition(UNKNOWN, reason=f"{name!r} not found in the import")
 
+    def star_imported(self, module: ModuleAnalysis, node: ast.ImportFrom, name: str, depth: int) -> TagDefinition:
+        """``name`` as ``from x import *`` may bind it: what ``x`` binds, ``ABSENT`` when ``x``
+        does not export it, ``UNKNOWN`` when that cannot be known."""
+        from tagstr_runtime.analysis.reaching import exported
+
+        step = Step("import", node, module)
+        source = "." * node.level + (node.module or "")
+        target = self._module(module, node.module, node.level)
+        if target is None:
+            return TagDefinition(UNKNOWN, reason=f"a star import of {source!r} (line {node.lineno}), which is not "
+                                 f"in the tree, may bind it", steps=(step,))
+        said = exported(target, name)
+        if said is False:
+            return TagDefinition(ABSENT)
+        if said is None and not target.scopes.module_bindings(name):
+            return TagDefinition(UNKNOWN, reason=f"a star import of {source!r} (line {node.lineno}) may bind it",
+                                 steps=(step,))
+        return self.resolve_top_level(target, name, depth + 1)._with(step=step)
+
     def _submodule(self, package: ModuleAnalysis, name: str) -> ModuleAnalysis | None:
         if self.finder is None or package.path is None or not package.path.endswith("__init__.py"):
             return None
@@ -337,6 +414,16 @@ class TagResolver:
             return None
         path = self.finder.find(importer, dotted, level)
         return None if path is None else self.finder.read(path)
+
+
+def _each_of(definition: TagDefinition, then: Callable[[TagDefinition], TagDefinition]) -> TagDefinition:
+    """``then`` of the definition and of each of its alternatives, as one definition."""
+    if not definition.alternatives:
+        return then(definition)
+    found = [result for each in definition.every for result in then(each).every]
+    last = found[-1]
+    return TagDefinition(last.kind, last.node, last.module, wrappers=last.wrappers, steps=last.steps,
+                         reason=last.reason, dotted=last.dotted, alternatives=tuple(found[:-1]))
 
 
 def _absolute(module: ModuleAnalysis, node: ast.ImportFrom, name: str) -> str:

@@ -13,6 +13,7 @@ finding                     flake8      migrate   the closure...
 ``CLASS_VARIABLE``          TAG005      MIG004    cannot see the class body
 ``ASSIGNMENT_EXPRESSION``   TAG007      MIG005    binds the name inside itself
 ``ARGUMENTLESS_SUPER``      TAG011      MIG006    has no ``super()`` arguments
+``OWN_SCOPE``               (none)      MIG019    has a frame of its own
 ==========================  ==========  ========  ==========================
 
 Only the fields of the body are concerned: a format spec is formatted in
@@ -24,18 +25,30 @@ from __future__ import annotations
 import ast
 from typing import Callable, Iterator, NamedTuple
 
-from tagstr_runtime.syntax.model import Span
+from tagstr_runtime.syntax.model import Field, Span
 from tagstr_runtime.analysis.module import ModuleAnalysis
 from tagstr_runtime.analysis.sites import Hole, Site
 
 __all__ = [
-    "ARGUMENTLESS_SUPER", "ASSIGNMENT_EXPRESSION", "CLASS_VARIABLE", "Finding", "argumentless_super",
-    "assignment_expressions", "class_variables", "expression_nodes", "hole_nodes", "in_same_scope", "reads",
+    "ARGUMENTLESS_SUPER", "ASSIGNMENT_EXPRESSION", "CLASS_VARIABLE", "IMPLICIT_CLASS_NAMES", "OWN_SCOPE", "Finding",
+    "argumentless_super", "assignment_expressions", "class_variables", "expression_nodes", "hole_nodes",
+    "in_same_scope", "own_scope_reads", "reads",
 ]
 
 CLASS_VARIABLE = "class-variable"
 ASSIGNMENT_EXPRESSION = "assignment-expression"
 ARGUMENTLESS_SUPER = "argumentless-super"
+OWN_SCOPE = "own-scope"
+
+#: names a class body binds before its first statement: a closure in it cannot see them either
+IMPLICIT_CLASS_NAMES = frozenset(["__module__", "__qualname__"])
+#: builtins that read the frame that calls them, and how many arguments leave them doing so
+_FRAME_BUILTINS = {"locals": 0, "vars": 0, "dir": 0, "eval": 1, "exec": 1, "breakpoint": None}
+#: functions and attributes that reach the calling frame (``sys._getframe()``, ``inspect.currentframe()``...)
+_FRAME_ATTRIBUTES = frozenset([
+    "_getframe", "currentframe", "stack", "getouterframes", "extract_stack", "print_stack", "format_stack",
+    "getframeinfo",
+])
 
 #: the nodes whose body is a scope of its own (a generated lambda is not one)
 SCOPE_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.Module)
@@ -113,7 +126,10 @@ def reads(hole: Hole, generated: Callable[[ast.AST], bool]) -> Iterator[ast.Name
 
 
 def _class_body_names(node: ast.ClassDef) -> set[str]:
-    names: set[str] = set()
+    """The names a class body may bind (a quick filter: the scope index decides): assignment
+    targets, defs, imports, ``except ... as`` and ``match`` captures, and the names every class
+    body starts with (``__module__``, ``__qualname__``)."""
+    names: set[str] = set(IMPLICIT_CLASS_NAMES)
     for stmt in node.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names.add(stmt.name)
@@ -123,6 +139,10 @@ def _class_body_names(node: ast.ClassDef) -> set[str]:
             for sub in ast.walk(stmt):
                 if isinstance(sub, ast.Name) and not isinstance(sub.ctx, ast.Load):
                     names.add(sub.id)
+                elif isinstance(sub, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and sub.name:
+                    names.add(sub.name)
+                elif isinstance(sub, ast.MatchMapping) and sub.rest:
+                    names.add(sub.rest)
     return names
 
 
@@ -146,7 +166,9 @@ def class_variables(module: ModuleAnalysis) -> Iterator[Finding]:
         return
     scopes = module.scopes
     for name, site in candidates:
-        if any(b.in_class and b.same_scope for b in scopes.bindings(name.lineno, name.col_offset)):
+        if name.id in IMPLICIT_CLASS_NAMES or any(
+            b.in_class and b.same_scope for b in scopes.bindings(name.lineno, name.col_offset)
+        ):
             yield _finding(module, CLASS_VARIABLE, name, site, name=name.id)
 
 
@@ -158,6 +180,8 @@ def assignment_expressions(module: ModuleAnalysis) -> Iterator[Finding]:
     """
     generated = module.generated
     for site in module.sites:
+        if not _mentions(site, ":="):  # the model's text tells, without building the holes
+            continue
         for hole in site.holes:
             if ":=" not in hole.text:  # the text tells, without a walk
                 continue
@@ -201,6 +225,8 @@ def argumentless_super(module: ModuleAnalysis) -> Iterator[Finding]:
     raises ``RuntimeError``.  Not where ``super`` is a name of the file's own.
     """
     for site in module.sites:
+        if not _mentions(site, "super"):
+            continue
         for hole in site.holes:
             if "super" not in hole.text:  # the text tells, without a walk
                 continue
@@ -208,3 +234,45 @@ def argumentless_super(module: ModuleAnalysis) -> Iterator[Finding]:
                 assert isinstance(call.func, ast.Name)
                 if not module.scopes.is_bound(call.func):
                     yield _finding(module, ARGUMENTLESS_SUPER, call, site, expr=hole.text, owner=_class_name(site))
+
+
+def own_scope_reads(module: ModuleAnalysis) -> Iterator[Finding]:
+    """An interpolation that reads the frame it runs in (``call``: what it calls): ``locals()``,
+    ``vars()``, ``dir()``, ``eval``/``exec`` without namespaces, ``sys._getframe()``,
+    ``inspect.currentframe()``..., or that yields or awaits.
+
+    The interpolation's lambda is a frame of its own, with none of the enclosing
+    function's locals; a t-string evaluates in the enclosing frame.
+    """
+    generated = module.generated
+    words = (*_FRAME_BUILTINS, *_FRAME_ATTRIBUTES, "yield", "await")
+    for site in module.sites:
+        if not any(_mentions(site, word) for word in words):
+            continue
+        for hole in site.holes:
+            for node in hole_nodes(hole, generated, lambda n: not isinstance(n, ast.Lambda)):
+                call = _frame_read(module, node)
+                if call:
+                    yield _finding(module, OWN_SCOPE, node, site, call=call, expr=hole.text)
+
+
+def _mentions(site: Site, word: str) -> bool:
+    """Some field of the tag string (spec fields aside) has ``word`` in its text: a check
+    without it needs no walk, nor the site's arguments built."""
+    return any(word in part.expr for part in site.tag.parts if isinstance(part, Field))
+
+
+def _frame_read(module: ModuleAnalysis, node: ast.AST) -> str:
+    """What ``node`` does that reads its frame ("" for nothing)."""
+    if isinstance(node, (ast.Yield, ast.YieldFrom, ast.Await)):
+        return {ast.Yield: "yield", ast.YieldFrom: "yield from", ast.Await: "await"}[type(node)]
+    if not isinstance(node, ast.Call):
+        return ""
+    func = node.func
+    if isinstance(func, ast.Name) and func.id in _FRAME_BUILTINS:
+        most = _FRAME_BUILTINS[func.id]
+        if (most is None or len(node.args) <= most) and not node.keywords and not module.scopes.is_bound(func):
+            return f"{func.id}()"
+    if isinstance(func, ast.Attribute) and func.attr in _FRAME_ATTRIBUTES:
+        return f"{ast.unparse(func)}()"
+    return ""

@@ -28,10 +28,19 @@ def _package_top(folder: Path) -> tuple[Path, list[str]]:
     return folder, names[::-1]
 
 
-def module_name(path: str | Path) -> str:
-    """The dotted name a file is imported by, from its packages (``__init__.py`` files)."""
+def module_name(path: str | Path, roots: Sequence[str | Path] = ()) -> str:
+    """The dotted name a file is imported by, from its packages (``__init__.py`` files); a
+    module in no package, under one of ``roots`` (where ``sys.path`` would start), is named
+    from there through its folders, namespace packages (``shop/views.py`` given ``.``:
+    ``shop.views``).  A package's modules keep the package's names (``src/pkg/mod.py``:
+    ``pkg.mod``, as ``sys.path`` holding ``src`` imports it)."""
     file = Path(path).resolve()
-    _, packages = _package_top(file.parent)
+    top, packages = _package_top(file.parent)
+    under = [Path(root).resolve() for root in roots]
+    inside = [root for root in under if root == top or root in top.parents]
+    if inside and not packages:
+        root = max(inside, key=lambda r: len(r.parts))  # the closest root
+        packages = [*top.relative_to(root).parts, *packages]
     return ".".join(packages if file.stem == "__init__" else [*packages, file.stem])
 
 
@@ -82,7 +91,7 @@ class ModuleFinder:
         try:
             text = decode_source(path.read_bytes())
             found: ModuleAnalysis | None = ModuleAnalysis.read(
-                text, str(path), path=str(path), name=module_name(path)
+                text, str(path), path=str(path), name=module_name(path, self.roots)
             )
         except (OSError, SyntaxError, ValueError, MemoryError, RecursionError):  # undecodable: ValueError
             found = None

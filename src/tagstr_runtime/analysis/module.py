@@ -52,6 +52,8 @@ class ModuleAnalysis:
         self.generated = generated_lambdas(self.sites) if generated is None else generated
         self.path = path
         self.name = name
+        #: what ``reaching`` works out once per module (statement indexes, star imports)
+        self.reaching_cache: dict[object, object] = {}
         if scopes is not None:
             self.__dict__["scopes"] = scopes
 

@@ -21,7 +21,9 @@ once, top to bottom, so there a read sees the bindings written before it
 asked about are looked at, each once (``scope_tables``).  It replaced
 libcst's ``ScopeProvider`` on the placeholder text, which cost several times
 all of flake8's other checks on a large module and knew less of CPython's
-rules (docs/decisions.md).
+rules (docs/decisions.md).  Over 400 lines and not split: every question it
+answers walks the same path and the same lazily built tables (the tables'
+construction is in ``scope_tables``, what reaches a read in ``reaching``).
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from tagstr_runtime.analysis.scope_tables import (
 if TYPE_CHECKING:
     from tagstr_runtime.analysis.sites import Site
 
-__all__ = ["Binding", "ScopeIndex", "generated_lambdas"]
+__all__ = ["Binding", "ReadScope", "ScopeIndex", "generated_lambdas"]
 
 _STATEMENT_LISTS = frozenset(["body", "orelse", "finalbody", "handlers"])
 
@@ -54,6 +56,22 @@ class Binding(NamedTuple):
     #: what binds (``scope_tables.Bound.node``): the assignment, def, class, import...
     node: ast.AST
     module_level: bool = False  # bound in the module's own scope
+
+
+class ReadScope(NamedTuple):
+    """Where a read of a name is looked up, with every binding there (``ScopeIndex.read_scope``):
+    what ``analysis.reaching`` needs to tell which bindings may reach the read at run time."""
+
+    name: str
+    path: tuple[ast.AST, ...]  # from the module down to the node read
+    scope: ast.AST  # the node of the scope the name is found in
+    kind: str  # its kind (``scope_tables.MODULE``, ``FUNCTION``, ``CLASS``...)
+    same_scope: bool  # read in that scope itself (else from a nested one, when that one runs)
+    bindings: tuple[Binding, ...]  # every binding of the name in that scope, in source order
+    #: the binding nodes written in other scopes (``global`` / ``nonlocal``): they may run any time
+    moved: frozenset[int]
+    #: from where a read in the scope sees each binding (``scope_tables.Bound.visible``), by binding
+    visible: tuple[tuple[int, int], ...] = ()
 
 
 def _nothing_generated(node: ast.AST) -> bool:
@@ -131,6 +149,35 @@ class ScopeIndex:
             steps.append(Step(path[-3], FUNCTION))
         return tuple(getattr(step.node, "name", "<lambda>") for step in steps if step.kind in (FUNCTION, CLASS))
 
+    def read_scope(self, line: int, col_byte: int, name: str | None = None) -> ReadScope | None:
+        """The scope a read at (line, byte column) finds its name in, with all its bindings
+        (``bindings`` keeps the ones a module or class body has written so far).  ``name``:
+        read by the expression there, as ``bindings_of``.  None: a builtin, or nothing."""
+        read = (line, col_byte)
+        path = self._path_to(read, _reads_name if name is None else _is_expression)
+        if path is None:
+            return None
+        if name is None:
+            last = path[-1]
+            assert isinstance(last, ast.Name)
+            name = last.id
+        chain = self._chain(path)
+        innermost = len(chain) - 1
+        found = self._resolve(name, chain, innermost)
+        if found is None:
+            return None
+        if found == chain[innermost] and found.kind in (CLASS, MODULE):
+            if not any(b.visible <= read for b in self._bound(found, name)):
+                found = self._resolve(name, chain, innermost - 1)  # looked up outside, as ``bindings``
+                if found is None:
+                    return None
+        moved = frozenset(id(b.node) for b in self._moved_into(found).get(name, ()))
+        bound = sorted(self._bound(found, name), key=_at)
+        same = found == chain[innermost]
+        bindings = tuple(Binding(*b.at, found.kind == CLASS, same, b.node, found.kind == MODULE) for b in bound)
+        return ReadScope(name, tuple(path), found.node, found.kind, same, bindings, moved,
+                         tuple(b.visible for b in bound))
+
     def _lookup(self, name: str, path: list[ast.AST], read: Position) -> list[Binding]:
         chain = self._chain(path)
         innermost = len(chain) - 1
@@ -150,6 +197,16 @@ class ScopeIndex:
         in_class = found.kind == CLASS
         module_level = found.kind == MODULE
         return [Binding(*b.at, in_class, same, b.node, module_level) for b in bound]
+
+    def module_scope(self, name: str) -> ReadScope:
+        """The module's own scope as a read from outside sees it (``from module import name``):
+        every binding of ``name`` there, in source order, as ``read_scope`` gives them."""
+        step = Step(self._tree, MODULE)
+        moved = frozenset(id(b.node) for b in self._moved_into(step).get(name, ()))
+        bound = sorted(self._bound(step, name), key=_at)
+        bindings = tuple(Binding(*b.at, False, False, b.node, True) for b in bound)
+        return ReadScope(name, (self._tree,), self._tree, MODULE, False, bindings, moved,
+                         tuple(b.visible for b in bound))
 
     def module_bindings(self, name: str) -> list[Binding]:
         """Every binding of ``name`` in the module's own scope (``global`` declarations

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 import sys
 
-__all__ = ["OURS", "called_name", "is_widened", "lazy_reason", "names_in", "reads_as_tag_function", "tag_types"]
+__all__ = ["OURS", "called_name", "is_widened", "names_in", "reads_as_tag_function", "tag_types"]
 
 OURS = frozenset(["Decoded", "Interpolation", "TagFunction"])
 # the draft's widened form, ``*args: str | tuple``: every tag fits it, and so does
@@ -24,10 +24,6 @@ _WIDENED = frozenset(["str", "tuple", "Tuple"])
 _WIDENED_EXTRA = frozenset(["Any", "object", "Union", "typing"])
 _ALIAS_VALUES = (ast.BinOp, ast.Subscript, ast.Name, ast.Attribute, ast.Constant)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
-#: calls that only look at a tag's arguments, never keep them
-_INSPECTING_CALLS = frozenset(
-    ["len", "isinstance", "enumerate", "zip", "reversed", "sorted", "list", "tuple", "iter", "any", "all", "bool"]
-)
 
 
 def names_in(annotation: ast.AST) -> set[str]:
@@ -145,43 +141,3 @@ def _mentions(node: ast.AST, names: frozenset[str]) -> bool:
         if isinstance(sub, ast.Attribute) and sub.attr in names:
             return True
     return False
-
-
-def lazy_reason(function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
-    """Why the tag's values may be read after it returns, or None.
-
-    A heuristic: the ``*args`` may only be looped over, indexed, unpacked,
-    measured or tested; a nested function or lambda may not touch them or a
-    ``getvalue``.
-    """
-    vararg = function.args.vararg.arg if function.args.vararg else None
-    if vararg is None:
-        return "it has no *args"
-    parents: dict[int, ast.AST] = {}
-    for node in ast.walk(function):
-        for child in ast.iter_child_nodes(node):
-            parents[id(child)] = node
-    for statement in function.body:
-        for node in ast.walk(statement):
-            if isinstance(node, (*_FUNCTIONS, ast.Lambda, ast.ClassDef)) and any(
-                (isinstance(n, ast.Name) and n.id in (vararg, "getvalue"))
-                or (isinstance(n, ast.Attribute) and n.attr == "getvalue")
-                for n in ast.walk(node)
-            ):
-                return f"a nested function or class uses {vararg!r} or getvalue"
-            if isinstance(node, ast.Name) and node.id == vararg and isinstance(node.ctx, ast.Load):
-                if not _inspected(node, parents.get(id(node))):
-                    return f"it passes on or keeps {vararg!r} (line {node.lineno})"
-    return None
-
-
-def _inspected(node: ast.Name, parent: ast.AST | None) -> bool:
-    if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)):
-        return parent.iter is node
-    if isinstance(parent, ast.Subscript):
-        return parent.value is node
-    if isinstance(parent, ast.Call):
-        return called_name(parent.func) in _INSPECTING_CALLS and node in parent.args
-    if isinstance(parent, ast.Assign):
-        return all(isinstance(t, (ast.Tuple, ast.List)) for t in parent.targets)
-    return isinstance(parent, (ast.If, ast.While, ast.BoolOp, ast.UnaryOp, ast.Compare, ast.Assert, ast.IfExp))

@@ -30,6 +30,7 @@ from tagstr_runtime.syntax import errors as E
 from tagstr_runtime.desugarer.cpython import parse_text
 from tagstr_runtime.desugarer.emit import Emitter, RuntimeEmitter
 from tagstr_runtime.syntax.errors import ErrorKind, TagSyntaxError, error_at
+from tagstr_runtime.desugarer.field_texts import restore_field_texts
 from tagstr_runtime.desugarer.first_error import first_error
 from tagstr_runtime.desugarer.fstring_twin import fstring_field_error
 from tagstr_runtime.desugarer.generator import Generator
@@ -164,6 +165,7 @@ class Desugaring:
                                   future_annotations=_future_annotations(tree, flags))
             tree = generator.replace_in(tree, result.tag_strings)
             self._sites = generator.sites
+            restore_field_texts(self._sites, src, placeholder)
         except RecursionError:
             first = result.tag_strings[0]
             raise error_at(src, filename, E.TOO_DEEP, first.span.start, first.tag_span.end) from None

@@ -34,6 +34,7 @@ DESUGARER_FILES = (
     "desugarer/cpython.py",
     "desugarer/desugaring.py",
     "desugarer/emit.py",
+    "desugarer/field_texts.py",
     "desugarer/first_error.py",
     "desugarer/fstring_twin.py",
     "desugarer/generator.py",

@@ -3,14 +3,17 @@
     python -m tagstr_runtime.migrate [--check | --diff] [--lazy-tag NAME] [--eager-tag NAME]
                                      [--raw-tag NAME] PATH...
 
-``html"<p>{x}</p>"`` becomes ``html(t"<p>{x}</p>")`` for a tag that takes a
-template (``@accepts_template``, ``template_tag``).  A tag string that would
-not behave the same is left as it is and reported with its reason
-(``path:line:col: MIGnnn ...``); what the command assumed about tags defined
-in other modules is reported as a note.  Without ``--check``/``--diff`` the
+``html"<p>{x}</p>"`` becomes ``html(t"<p>{x}</p>")`` when every definition
+of ``html`` that can reach it is proven to behave the same given the eager
+template: it takes one (``@accepts_template``, ``template_tag``) and reads
+each value exactly once, in order, with nothing observable in between
+(``analysis.tag_reading``).  Any other tag string is left as it is and
+reported with the reason that names its shape (``path:line:col: MIGnnn
+...``); what the command assumed about tags defined in other modules is
+reported as a note.  Without ``--check``/``--diff`` the
 files are rewritten in place.  Exit status: 0 done or nothing to do, 1 with
-``--check``/``--diff`` when a file would change, 2 when a file could not be
-read, parsed or verified (it is then left untouched).
+``--check``/``--diff`` when a file would change or a tag string is kept, 2
+when a file could not be read, parsed or verified (it is then left untouched).
 
 The output is verified before anything is written: compiled on 3.14+,
 parsed with libcst (which reads 3.14 syntax on any Python) before; with
@@ -20,53 +23,20 @@ neither, the command says the output is unverified.
 from __future__ import annotations
 
 import argparse
-import difflib
 import os
 import sys
-from collections import Counter
-from typing import NamedTuple, Sequence
+from typing import Sequence
 
 from tagstr_runtime.syntax.errors import TagSyntaxError
+from tagstr_runtime.migrate.output import FileResult, Summary, say, write_diff
 from tagstr_runtime.migrate.rewrite import NO_OPTIONS, Migration, Options, migrate_text
-from tagstr_runtime.run.precompile import python_files
+from tagstr_runtime.migrate.verify import Unverified, verify
+from tagstr_runtime.run.precompile import EXCLUDED_FOLDERS, python_files
 from tagstr_runtime.syntax.source import SourceText
 from tagstr_runtime.analysis.definitions import TagResolver
 from tagstr_runtime.analysis.imports import ModuleFinder, module_name
 
 __all__ = ["main", "migrate_source"]
-
-
-class Unverified(Exception):
-    """Neither Python 3.14 nor libcst is there to check the output."""
-
-
-def verify(text: str, filename: str) -> None:
-    """Raise ``SyntaxError`` unless ``text`` is valid on Python 3.14 (with tagstr for what is left)."""
-    if sys.version_info >= (3, 14):
-        import ast
-
-        from tagstr_runtime.run.compile import compile as tag_compile
-
-        tag_compile(text, filename, "exec", ast.PyCF_ONLY_AST)
-        return
-    try:
-        import libcst
-    except ImportError:
-        raise Unverified from None
-    from tagstr_runtime.syntax.parser import parse
-    from tagstr_runtime.desugarer.placeholder import placeholder_text, splice
-
-    left = parse(text, filename, template_strings=True).tag_strings
-    # libcst (1.9) reads t"..." and rt"..." but not tr"...": spell it rt, same length and meaning
-    swapped = sorted((t for top in parse(text, filename, template_strings=False).tag_strings for t in top.walk()
-                      if t.tag.lower() == "tr"), key=lambda t: t.tag_span.start)
-    text = splice(text, swapped, lambda t: t.tag_span, lambda t: t.tag[::-1])
-    try:
-        libcst.parse_module(placeholder_text(text, left))
-    except libcst.ParserSyntaxError as exc:
-        error = SyntaxError(f"the migrated text does not parse as Python 3.14: {exc.message}")
-        error.filename, error.lineno, error.offset = filename, exc.raw_line, exc.raw_column + 1
-        raise error from None
 
 
 def migrate_source(
@@ -76,6 +46,14 @@ def migrate_source(
     """The migrated bytes of one file (same encoding, BOM and line endings), the
     migration, and the text it started from (offsets of flags and notes are in it).
     ``module``, ``path``, ``resolver``: as ``migrate_text`` takes them."""
+    new, migration, text, _ = _migrate_bytes(source, filename, options, module, path, resolver)
+    return new, migration, text
+
+
+def _migrate_bytes(
+    source: bytes, filename: str, options: Options, module: str, path: str | None, resolver: TagResolver | None,
+) -> tuple[bytes, Migration, str, str]:
+    """``migrate_source``, and the file's encoding."""
     from tokenize import detect_encoding
     import io
 
@@ -90,10 +68,10 @@ def migrate_source(
         raise ValueError("mixed or old Mac line endings: normalise them first")
     migration = migrate_text(normal, filename, options, module=module, path=path, resolver=resolver)
     if not migration.migrated:
-        return source, migration, normal
+        return source, migration, normal, encoding
     verify(migration.text, filename)
     out = migration.text.replace("\n", newline)
-    return (("\ufeff" if bom else "") + out).encode(encoding), migration, normal
+    return (("\ufeff" if bom else "") + out).encode(encoding), migration, normal, encoding
 
 
 def _where(path: str, text: str, offset: int) -> str:
@@ -133,50 +111,12 @@ def _parse_args(argv: Sequence[str]) -> argparse.Namespace:
 #: the options that say what a tag is, by qualified name, and what each asserts
 OPTION_HELP = {
     "--lazy-tag": "the tag may read its values after it returns: keep its tag strings",
-    "--eager-tag": "the tag reads every value before it returns, whatever its definition looks like",
+    "--eager-tag": "you vouch that the tag reads each value exactly once, in order, before it returns, with "
+                   "nothing observable in between (what the command cannot prove from its definition: "
+                   "MIG001, MIG011, MIG013, MIG014); what it can see is unsafe is kept all the same",
     "--template-tag": "the tag takes a template (as @accepts_template and template_tag tags do)",
     "--raw-tag": "the tag reads .raw: its text is kept as written (rt\"...\")",
 }
-
-
-class FileResult(NamedTuple):
-    path: str
-    source: bytes
-    new: bytes
-    before: str  # the text the offsets of the migration are in
-    migration: Migration
-
-
-class Summary:
-    """What one run did, for its last line."""
-
-    def __init__(self) -> None:
-        self.migrated = self.changed = self.kept = self.kept_files = self.errors = 0
-        self.reasons: Counter[str] = Counter()
-
-    def add(self, result: FileResult) -> None:
-        migration = result.migration
-        self.migrated += migration.migrated
-        self.changed += result.new != result.source
-        self.kept += migration.kept
-        self.kept_files += bool(migration.kept)
-        self.reasons.update(flag.code for flag in migration.flags)
-
-    def line(self, dry_run: bool) -> str:
-        verb = "would migrate" if dry_run else "migrated"
-        text = f"{verb} {_count(self.migrated, 'tag string')} in {_count(self.changed, 'file')}"
-        if self.kept:
-            reasons = ", ".join(f"{code} x{n}" for code, n in sorted(self.reasons.items()))
-            text += f"; kept {_count(self.kept, 'tag string')} in {_count(self.kept_files, 'file')} ({reasons})"
-        else:
-            text += "; kept none"
-        if self.errors:
-            text += f"; {_count(self.errors, 'file')} could not be migrated (errors above)"
-        return text
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -190,51 +130,52 @@ def main(argv: Sequence[str] | None = None) -> int:
     unverified = False
     # every module of the tree is read before any is written: the resolver follows imports into them
     roots = [path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path)) for path in args.paths]
-    resolver = TagResolver(ModuleFinder(roots))
-    for path in python_files(args.paths):
+    finder = ModuleFinder(roots)
+    resolver = TagResolver(finder, every_binding=True)
+    for path in python_files(args.paths, exclude=EXCLUDED_FOLDERS, environments=False):
         try:
             with open(path, "rb") as file:
                 source = file.read()
-            new, migration, before = migrate_source(
-                source, path, options, module=module_name(path), path=path, resolver=resolver
+            new, migration, before, encoding = _migrate_bytes(
+                source, path, options, module_name(path, finder.roots), path, resolver
             )
         except Unverified:
             unverified = True
             continue
         except (TagSyntaxError, SyntaxError) as exc:
-            print(f"{path}:{exc.lineno}:{exc.offset}: error: {exc.msg}", file=out)
+            say(f"{path}:{exc.lineno}:{exc.offset}: error: {exc.msg}", out)
             summary.errors += 1
             continue
         except (OSError, ValueError) as exc:  # ValueError: undecodable text too
-            print(f"{path}: error: {exc}", file=out)
+            say(f"{path}: error: {exc}", out)
             summary.errors += 1
             continue
-        result = FileResult(path, source, new, before, migration)
-        results.append(result)
+        # what is written at the end: the new bytes of a changed file (not its texts)
+        changed = new != source
+        result = FileResult(path, source if changed else b"", new if changed else b"", "",
+                            migration._replace(text=""), encoding)
         summary.add(result)
+        results.append(result)
         said = [(flag.offset, flag.message) for flag in migration.flags]
         said += [(note.offset, f"note: {note.message}") for note in migration.notes]
         for offset, text in sorted(said, key=lambda item: item[0]):
-            print(f"{_where(path, before, offset)}: {text}", file=out)
+            say(f"{_where(path, before, offset)}: {text}", out)
     if unverified:
-        print("error: cannot verify the output: install libcst (the migrate extra) or run on Python 3.14", file=out)
+        say("error: cannot verify the output: install libcst (the migrate extra) or run on Python 3.14", out)
         return 2
     used = frozenset(name for result in results for name in result.migration.answered)
     for flag, names in zip(OPTION_HELP, options):
         for name in sorted(names - used):
-            print(f"note: {flag} {name}: no tag string in these files calls this tag", file=out)
+            say(f"note: {flag} {name}: no tag string in these files calls this tag", out)
     for result in results:
         if result.new == result.source:
             continue
         if args.diff:
-            sys.stdout.writelines(difflib.unified_diff(
-                result.before.splitlines(keepends=True), result.migration.text.splitlines(keepends=True),
-                f"a/{result.path}", f"b/{result.path}",
-            ))
+            write_diff(result, result.new, sys.stdout)
         elif not args.check:
             with open(result.path, "wb") as file:
                 file.write(result.new)
-    print(summary.line(dry_run), file=out)
+    say(summary.line(dry_run), out)
     if summary.errors:
         return 2
-    return 1 if dry_run and (summary.changed or summary.kept) else 0
+    return 1 if dry_run and (summary.changed or summary.kept or summary.reasons) else 0

@@ -10,37 +10,20 @@ byte for byte, and a migrated tag string keeps its body's text except for
 
 from __future__ import annotations
 
-import ast
 import re
-from typing import Iterable, NamedTuple
+from typing import Iterable, Iterator, NamedTuple
 
+from tagstr_runtime.migrate.reasons import MESSAGES
+from tagstr_runtime.migrate.nesting import Nesting, changed_expression
 from tagstr_runtime.migrate.scan import HAZARDS, ModuleScan, scan
-from tagstr_runtime.migrate.tag_facts import Answers, TagFacts, answers, verdicts
-from tagstr_runtime.syntax.model import Field, Literal, Span, TagString
+from tagstr_runtime.migrate.tag_facts import LIBRARY, Answers, TagFacts, answers, verdicts
+from tagstr_runtime.syntax.escapes import warned_escapes
+from tagstr_runtime.syntax.model import Field, Literal, TagString
 from tagstr_runtime.desugarer.placeholder import splice
 from tagstr_runtime.analysis.definitions import TagResolver
-from tagstr_runtime.analysis.findings import CLASS_VARIABLE
+from tagstr_runtime.analysis.findings import CLASS_VARIABLE, OWN_SCOPE
 
 __all__ = ["MESSAGES", "NO_OPTIONS", "Flag", "Migration", "Note", "Options", "migrate_text"]
-
-MESSAGES = {
-    "MIG001": "tag {!r} may read its values after it returns ({}); a t-string evaluates them at once{}",
-    "MIG002": "tag {!r} reads .raw and this text has escapes; a template keeps one text "
-              "({} keeps the source text, as rt\"...\")",
-    "MIG003": "'\\N{{{}}}' is '\\N' and an interpolation in a tag string, a named character in a t-string "
-              "(the character is '\\N{{{{{}}}}}' in a tag string)",
-    "MIG004": "{!r} is bound in the class body: a tag string's interpolation cannot see it, a t-string's can",
-    "MIG005": "assignment expression in an interpolation: it binds inside the tag string's closure, "
-              "in the enclosing scope in a t-string",
-    "MIG006": "super() without arguments fails in a tag string's interpolation and works in a t-string",
-    "MIG007": "this tag string is inside an '=' field, whose text would change",
-    "MIG008": "nested format-spec fields run before the values in a tag string, in source order in a t-string, "
-              "and this tag string calls functions",
-    "MIG009": "tag {!r} ({}) takes no template: {}",
-    "MIG010": "backslash in a format spec: kept as written in a tag string, an escape in a t-string",
-    "MIG011": "tag {!r} is unknown ({}): nothing says whether it {}; if it does, {}",
-    "MIG012": "{}; the module is left as it is: rename the tag, then migrate",
-}
 
 _NAMED_ESCAPE_DOUBLED = re.compile(r"(?<!\\)((?:\\\\)*)\\N\{\{([^{}\n]*)\}\}")
 
@@ -107,29 +90,36 @@ class _Migrator:
         self.notes: dict[str, Note] = {}
         self.migrated = self.kept = 0
         self.answered: set[str] = set()
-        self.debug_spans = _debug_fields(module, text)
+        self.nesting = Nesting(module, text, self.reader_facts)
 
     def run(self) -> Migration:
         refused = [self.flag("MIG012", offset, message) for offset, message in self.scan.prefix_named]
         if refused:  # a tag named like a string prefix: nothing in this module can be trusted
-            kept = sum(not self.scan.is_template(tag) for tag in self.scan.sites_tags())
+            kept = max(sum(not self.scan.is_template(tag) for tag in self.scan.sites_tags()), 1)
             return Migration(self.text, 0, tuple(refused), (), kept)
         out = self.fill(0, len(self.text), self.tags)
         flags = tuple(sorted(self.flags, key=lambda f: (f.offset, f.code)))
         return Migration(out, self.migrated, flags, tuple(self.notes.values()), self.kept, frozenset(self.answered))
+
+    def reader_facts(self, tag: TagString) -> tuple[TagFacts, ...] | None:
+        """What reads a tag string's or t-string's parts: its tag, or the call a t-string is passed to."""
+        if self.scan.is_template(tag):
+            return self.scan.consumer_facts(tag)
+        return self.scan.facts(tag)
 
     def fill(self, start: int, end: int, tags: Iterable[TagString]) -> str:
         return splice(self.text, tags, lambda t: t.span, self.site, start, end)
 
     def site(self, tag: TagString) -> str:
         if self.scan.is_template(tag):  # a t-string already: what is inside may be tag strings
-            self.debug_spans.extend(field.expr_span for field in tag.fields() if field.debug is not None)
             return self.fill(tag.span.start, tag.span.end, _children(tag.parts))
         facts = self.scan.facts(tag)
         options = self.options
-        said = answers(facts, options.lazy_tags, options.eager_tags, options.template_tags, options.raw_tags)
-        self.answered.update(said.given)
-        raw = said.raw is not None and "\\" in self.text[tag.body_span.start : tag.body_span.end]
+        said = [answers(f, options.lazy_tags, options.eager_tags, options.template_tags, options.raw_tags)
+                for f in facts]
+        for each in said:
+            self.answered.update(each.given)
+        raw = self.raw(tag, facts, said)
         flags = list(self.judge(tag, facts, said, raw))
         self.flags.extend(flags)
         if flags:
@@ -138,6 +128,16 @@ class _Migrator:
         self.migrated += 1
         body = self.body(tag, raw)
         return f"{tag.tag}({'rt' if raw else 't'}{tag.quote}{body}{tag.quote})"
+
+    def raw(self, tag: TagString, facts: tuple[TagFacts, ...], said: list[Answers]) -> bool:
+        """Whether to write ``rt"..."``: the body has a backslash, and the tag takes the source
+        text (``--raw-tag``, ``template_tag(..., raw=True)``), or no escape changes any text
+        (``\\d``: the same text either way, and no warning)."""
+        if "\\" not in self.text[tag.body_span.start : tag.body_span.end]:
+            return False
+        if all(s.raw is not None or f.raw_template for f, s in zip(facts, said)):
+            return True
+        return all(p.raw == p.cooked for p in tag.parts if isinstance(p, Literal))
 
     def body(self, tag: TagString, raw: bool) -> str:
         out: list[str] = []
@@ -156,46 +156,102 @@ class _Migrator:
 
     # -- the reasons to keep a tag string ---------------------------------------------
 
-    def judge(self, tag: TagString, facts: TagFacts, said: Answers, raw: bool) -> Iterable[Flag]:
+    def judge(self, tag: TagString, facts: tuple[TagFacts, ...], said: list[Answers], raw: bool) -> Iterable[Flag]:
         at = tag.span.start
-        for verdict in verdicts(facts, said):
-            yield self.flag(verdict.code, at, *verdict.args)
+        yield from self.tag_flags(tag, facts, said)
         literals = [p for p in tag.parts if isinstance(p, Literal)]
-        if facts.reads_raw and not raw and any(p.raw != p.cooked for p in literals):
-            yield self.flag("MIG002", at, facts.name, f"--raw-tag {facts.qualname}")
+        name = facts[-1].name
+        if any(f.reads_raw for f in facts) and not raw and any(p.raw != p.cooked for p in literals):
+            yield self.flag("MIG002", at, name, f"--raw-tag {facts[-1].qualname}")
         fields = tag.fields()
-        # a tag string nested in one of these fields would change its text
-        self.debug_spans.extend(field.expr_span for field in fields if field.debug is not None)
         for field in fields:
-            if not raw and _after_named_escape(self.text, field.span.start):
+            if _after_named_escape(self.text, field.span.start):  # a tag string warns there (rt"..." would not)
                 yield self.flag("MIG003", field.span.start - 2, field.expr, field.expr)
             for part in field.spec or ():
                 if isinstance(part, Literal) and "\\" in self.text[part.span.start : part.span.end] and not raw:
                     yield self.flag("MIG010", part.span.start)
-        yield from self.scope_flags(tag, fields)
-        if any(span.start <= at < span.end for span in self.debug_spans):
-            yield self.flag("MIG007", at)
-        if self.order_matters(tag):
-            yield self.flag("MIG008", at)
+        if not raw:
+            for start, source in self.literal_sources(tag):
+                warned = warned_escapes(source)
+                if warned:
+                    yield self.flag("MIG016", start + source.index(warned[0]), warned[0], "\\" + warned[0])
+                    break
+        yield from self.expression_flags(tag, facts)
+        if not all(f.kind == LIBRARY for f in facts):
+            for part in tag.parts:
+                if isinstance(part, Field) and part.spec == ():
+                    yield self.flag("MIG018", part.span.start, part.expr, name)
+        yield from self.scope_flags(tag)
+        debug = self.nesting.debug_reason(tag)
+        if debug:
+            yield self.flag("MIG007", at, debug)
+        early = self.order_matters(tag)
+        if early:
+            yield self.flag("MIG008", at, early)
 
-    def order_matters(self, tag: TagString) -> bool:
-        """Whether a value written before a nested spec field runs after it here and before
-        it in a t-string (specs are formatted first, SPEC 4), and one of the two calls something."""
+    def tag_flags(self, tag: TagString, facts: tuple[TagFacts, ...], said: list[Answers]) -> Iterator[Flag]:
+        """The verdicts on what the tag is (MIG001, MIG009, MIG011, MIG013, MIG014), or MIG015 when
+        one of several definitions a run may call here fails."""
+        at = tag.span.start
+        quiet = all(self.scan.trivial(field) for field in tag.fields())
+        judged = [[self.flag(v.code, at, *v.args) for v in verdicts(f, s, quiet)] for f, s in zip(facts, said)]
+        if len(facts) == 1:
+            yield from judged[0]
+            return
+        ordered = [*zip(facts, judged)][1:] + [(facts[0], judged[0])]  # the alternatives come first in the source
+        failing = [(f, flags) for f, flags in ordered if flags]
+        if failing:
+            wheres = "; ".join(f.where or f.unknown or f.qualname for f, _ in ordered)
+            first, flags = failing[0]
+            yield self.flag("MIG015", at, first.name, len(facts), wheres, flags[0].message)
+
+    def literal_sources(self, tag: TagString) -> Iterator[tuple[int, str]]:
+        """The body's literal text as written, between its fields, with where each starts."""
+        pos = tag.body_span.start
+        for part in tag.parts:
+            if isinstance(part, Field):
+                yield pos, self.text[pos : part.span.start]
+                pos = part.span.end
+        yield pos, self.text[pos : tag.body_span.end]
+
+    def expression_flags(self, tag: TagString, facts: tuple[TagFacts, ...]) -> Iterator[Flag]:
+        """MIG017: a tag that reads ``expr`` would get another text."""
+        reader = self.nesting.read_by.get(tag.span.start)
+        if reader is not None:
+            outer, start = reader
+            line = self.text.count("\n", 0, start) + 1
+            yield self.flag("MIG017", tag.span.start,
+                            f"this tag string is in a field of a tag string of {outer!r} (line {line}), which reads "
+                            f"expr", "it would show the migrated text")
+        if any(f.reads_expr for f in facts):
+            for part in tag.parts:
+                if isinstance(part, Field):
+                    changed = changed_expression(self.text, part)
+                    if changed:
+                        yield self.flag("MIG017", part.span.start, f"tag {facts[-1].name!r} reads expr", changed)
+
+    def order_matters(self, tag: TagString) -> str:
+        """A value written before a nested spec field runs after it here and before it in a
+        t-string (specs are formatted first, SPEC 4), and one of the two is more than a name:
+        that expression's text ("" when the order cannot matter)."""
         values = [p for p in tag.parts if isinstance(p, Field)]
-        specs = [f for value in values for f in value.fields()[1:]]
-        return any(
-            value.expr_span.start < spec.expr_span.start and (self.calls(value) or self.calls(spec))
-            for value in values
-            for spec in specs
-        )
+        for value in values:
+            for spec in (f for later in values for f in later.fields()[1:]):
+                if value.expr_span.start < spec.expr_span.start:
+                    for field in (value, spec):
+                        if not self.scan.trivial(field):
+                            return repr(field.expr)
+        return ""
 
-    def calls(self, field: Field) -> bool:
-        return self.scan.calls_in(field)
-
-    def scope_flags(self, tag: TagString, fields: tuple[Field, ...]) -> Iterable[Flag]:
+    def scope_flags(self, tag: TagString) -> Iterable[Flag]:
         """The hazards of lazy interpolations (``analysis.findings``), which a t-string has not."""
         for finding in self.scan.hazards.get(tag.span.start, ()):
-            args = (finding.args["name"],) if finding.code == CLASS_VARIABLE else ()
+            if finding.code == CLASS_VARIABLE:
+                args: tuple[str, ...] = (finding.args["name"],)
+            elif finding.code == OWN_SCOPE:
+                args = (finding.args["call"],)
+            else:
+                args = ()
             yield self.flag(HAZARDS[finding.code], finding.span.start, *args)
 
     def flag(self, code: str, offset: int, *args: object) -> Flag:
@@ -218,22 +274,3 @@ def _after_named_escape(text: str, brace: int) -> bool:
         run += 1
         index -= 1
     return run % 2 == 1
-
-
-def _debug_fields(module: ModuleScan, text: str) -> list[Span]:
-    """The expressions of f-string and t-string fields written ``{expr=}``."""
-    kinds = tuple(k for k in (ast.FormattedValue, getattr(ast, "Interpolation", None)) if k is not None)
-    spans: list[Span] = []
-    source = module.module.source
-    assert source is not None
-    for node in ast.walk(module.module.tree):
-        if isinstance(node, kinds):
-            value = node.value
-            if value.end_lineno is None or value.end_col_offset is None:
-                continue
-            start = source.offset(value.lineno, value.col_offset)
-            end = source.offset(value.end_lineno, value.end_col_offset)
-            after = text[end:].lstrip(" \t\n\\")
-            if after.startswith("=") and not after.startswith("=="):
-                spans.append(Span(start, end))
-    return spans

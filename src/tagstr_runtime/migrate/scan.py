@@ -18,25 +18,31 @@ too (``analysis.findings``, ``analysis.prefixed``).
 from __future__ import annotations
 
 import ast
+import keyword
+import re
+import unicodedata
 from functools import cached_property
 
-from tagstr_runtime.migrate.tag_facts import TagFacts, facts_of
+from tagstr_runtime.migrate.tag_facts import UNKNOWN, TagFacts, facts_of
 from tagstr_runtime.syntax.model import Field, TagString
+from tagstr_runtime.syntax.errors import TagSyntaxError
 from tagstr_runtime.syntax.parser import parse
 from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver
 from tagstr_runtime.analysis.findings import (
-    ARGUMENTLESS_SUPER, ASSIGNMENT_EXPRESSION, CLASS_VARIABLE, Finding, argumentless_super, assignment_expressions,
-    class_variables,
+    ARGUMENTLESS_SUPER, ASSIGNMENT_EXPRESSION, CLASS_VARIABLE, OWN_SCOPE, Finding, argumentless_super,
+    assignment_expressions, class_variables, own_scope_reads,
 )
+from tagstr_runtime.analysis.reaching import reaching
 from tagstr_runtime.analysis.module import ModuleAnalysis
 from tagstr_runtime.analysis.prefixed import PREFIXES_314, prefix_named_tags, prefixed_strings, string_kind
-from tagstr_runtime.analysis.sites import Hole, Site
+from tagstr_runtime.analysis.sites import Site
 from tagstr_runtime.syntax.words import TEMPLATE_PREFIXES
 
 __all__ = ["HAZARDS", "ModuleScan", "scan"]
 
 #: the findings that keep a tag string, and their MIG codes
-HAZARDS = {CLASS_VARIABLE: "MIG004", ASSIGNMENT_EXPRESSION: "MIG005", ARGUMENTLESS_SUPER: "MIG006"}
+HAZARDS = {CLASS_VARIABLE: "MIG004", ASSIGNMENT_EXPRESSION: "MIG005", ARGUMENTLESS_SUPER: "MIG006",
+           OWN_SCOPE: "MIG019"}
 
 
 class ModuleScan:
@@ -49,16 +55,15 @@ class ModuleScan:
         # t"..." read as a tag string on every Python: is_template tells it apart, and MIG012 needs
         # to know whether it calls a tag named t
         self.module = module = ModuleAnalysis.read(text, filename, path=path, name=name, template_strings=False)
-        self.resolver = resolver or TagResolver()
+        self.resolver = resolver or TagResolver(every_binding=True)
+        self._facts: dict[tuple[str, tuple[int, ...]], tuple[TagFacts, ...]] = {}
+        self._by_site: dict[int, tuple[TagFacts, ...]] = {}
         self.sites: dict[int, Site] = {site.tag.span.start: site for site in module.sites}
         #: the outermost tag strings (t-strings read as tags among them, before 3.14)
         self.tags = tuple(site.tag for site in module.sites if site.parent is None)
-        #: every site's holes (format spec fields too), by the field's offset
-        self.holes: dict[int, Hole] = {}
-        for site in module.sites:
-            _index_holes(site.args, self.holes)
         self.calls = frozenset(id(site.call) for site in module.sites)  # the tag strings' own calls
-        findings = [*class_variables(module), *assignment_expressions(module), *argumentless_super(module)]
+        findings = [*class_variables(module), *assignment_expressions(module), *argumentless_super(module),
+                    *own_scope_reads(module)]
         self.hazards: dict[int, list[Finding]] = {}
         for finding in findings:
             self.hazards.setdefault(finding.site.tag.span.start, []).append(finding)
@@ -70,10 +75,53 @@ class ModuleScan:
         """A t-string (read as a tag string)."""
         return tag.tag.lower() in TEMPLATE_PREFIXES
 
-    def facts(self, tag: TagString) -> TagFacts:
-        """What the resolver finds of the tag string's tag."""
-        name = self.sites[tag.span.start].name
-        return facts_of(self.resolver.resolve(self.module, name), name, self.module)
+    def facts(self, tag: TagString) -> tuple[TagFacts, ...]:
+        """What the resolver finds of the tag string's tag: one ``TagFacts`` per definition a
+        run may call there (the same bindings: the same facts, worked out once)."""
+        known = self._by_site.get(tag.span.start)
+        if known is None:
+            known = self._by_site[tag.span.start] = self._facts_of(self.sites[tag.span.start].name)
+        return known
+
+    def _facts_of(self, name: ast.Name) -> tuple[TagFacts, ...]:
+        key = (name.id, tuple(id(b.node) for b in reaching(self.module, name.lineno, name.col_offset)))
+        found = self._facts.get(key)
+        if found is None:
+            found = self._facts[key] = facts_of(self.resolver.resolve(self.module, name), name, self.module,
+                                                self.resolver)
+        return found
+
+    def site(self, tag: TagString) -> Site:
+        return self.sites[tag.span.start]
+
+    def consumer_facts(self, tag: TagString) -> tuple[TagFacts, ...] | None:
+        """For a t-string passed alone to a call ``f(t"...")`` whose ``f`` is a name: the facts of
+        ``f`` (who reads the template); None otherwise."""
+        site = self.sites[tag.span.start]
+        chain = site.chain
+        call = chain[-1] if chain else None
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and len(call.args) == 1
+                and call.args[0] is site.call and not call.keywords):
+            return None
+        return self._facts_of(call.func)
+
+    def trivial(self, field: Field) -> bool:
+        """Evaluating the field earlier, later or not at all shows nothing: a name, a constant, or a
+        tag string whose tag is proven to read its values quietly and whose fields are trivial too.
+        Read from the field's text (the sites' arguments are not built for it)."""
+        text = field.expr
+        if text.isidentifier():
+            return not keyword.iskeyword(text) or text in ("None", "True", "False")
+        if len(field.nested) != 1:
+            try:
+                return isinstance(ast.parse(text, mode="eval").body, ast.Constant)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                return False
+        inner = field.nested[0]
+        if inner.span != field.expr_span:
+            return False
+        return all(f.kind != UNKNOWN and f.unproven is None and f.takes_template is not False
+                   for f in self.facts(inner)) and all(self.trivial(f) for f in inner.fields())
 
     @cached_property
     def prefix_named(self) -> list[tuple[int, str]]:
@@ -100,21 +148,6 @@ class ModuleScan:
                                              f"the tag {string.name!r} ({where})"))
         return found
 
-    def calls_in(self, field: Field) -> bool:
-        """Whether the field's expression calls something (its tag strings' own calls aside)."""
-        hole = self.holes[field.span.start]
-        return any(
-            isinstance(node, ast.Call) and id(node) not in self.calls for node in ast.walk(hole.node)
-        )
-
-
-def _index_holes(args: tuple[object, ...], into: dict[int, Hole]) -> None:
-    for arg in args:
-        if isinstance(arg, Hole):
-            into[arg.field.span.start] = arg
-            if arg.spec:
-                _index_holes(arg.spec, into)
-
 
 def _where(definition: TagDefinition, module: ModuleAnalysis) -> str:
     if not definition.line:
@@ -131,7 +164,7 @@ def scan(
     CPython cannot parse is then none of the migration's business).  A t-string is none, unless
     it calls a tag named t."""
     try:
-        module = ModuleScan(text, filename, resolver, path=path, name=name)
+        module = _scan(text, filename, resolver, path, name)
     except SyntaxError:
         if _has_tag_strings(text, filename):
             raise
@@ -139,6 +172,45 @@ def scan(
     if all(module.is_template(tag) for tag in module.sites_tags()) and not module.prefix_named:
         return None
     return module
+
+
+def _scan(text: str, filename: str, resolver: TagResolver | None, path: str | None, name: str | None
+          ) -> ModuleScan:
+    try:
+        return ModuleScan(text, filename, resolver, path=path, name=name)
+    except TagSyntaxError:
+        # a t-string with a named character (``\N{EM DASH}``: a module migrated before) is a
+        # malformed tag string named t; read with the character written ``\u2014`` (the same
+        # length, padded), it is not: the rest of the module reads the same
+        masked = _named_characters_as_codes(text)
+        if masked == text:
+            raise
+        try:
+            return ModuleScan(masked, filename, resolver, path=path, name=name)
+        except SyntaxError:
+            pass
+        raise
+
+
+_NAMED_CHARACTER = re.compile(r"(?<!\\)((?:\\\\)*)\\N\{([A-Z0-9][A-Z0-9 \-]*[ \-][A-Z0-9 \-]*)\}")
+
+
+def _named_characters_as_codes(text: str) -> str:
+    """Every ``\\N{NAME}`` whose name has a blank or a hyphen (no field expression has: only a
+    string or a t-string can hold it) spelled ``\\uXXXX`` and padded to the same length."""
+
+    def code(match: re.Match[str]) -> str:
+        try:
+            char = unicodedata.lookup(match.group(2))
+        except KeyError:
+            return match.group(0)
+        escape = f"\\u{ord(char):04x}" if ord(char) <= 0xFFFF else f"\\U{ord(char):08x}"
+        length = len(match.group(0)) - len(match.group(1))
+        if len(escape) > length:
+            return match.group(0)
+        return match.group(1) + escape + "x" * (length - len(escape))
+
+    return _NAMED_CHARACTER.sub(code, text) if "\\N{" in text else text
 
 
 def _has_tag_strings(text: str, filename: str) -> bool:

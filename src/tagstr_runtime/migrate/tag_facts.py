@@ -1,12 +1,15 @@
 """What the migration knows about the tag of a tag string, and what it may do with it.
 
-``TagFacts`` is the resolver's answer put the way the migration asks:
-whether the tag takes a template, whether it reads its values at once,
-whether it reads ``.raw``, its qualified names (the options name it by one of
-them), and where it was defined (a remedy points there).  ``verdict`` then
-says, with the command line's options, what is still unknown or wrong: the
-reasons to keep the tag string (MIG001, MIG009, MIG011), each with a remedy
-that fits the case and never one the options already gave.
+``TagFacts`` is the resolver's answer put the way the migration asks, for
+each definition a run may call there (``TagDefinition.every``): whether the
+tag takes a template, why it is not proven to read each value once, in
+order, with nothing observable in between (``analysis.tag_reads``), whether
+it reads ``.raw`` or ``expr``, its qualified names (the options name it by
+one of them), and where it was defined (a remedy points there).
+``verdicts`` then says, with the command line's options, what is still
+unknown or wrong: the reasons to keep the tag string (MIG001, MIG009,
+MIG011, MIG013, MIG014), each with a remedy that fits the case and never one
+the options already gave.
 """
 
 from __future__ import annotations
@@ -15,14 +18,17 @@ import ast
 from typing import Iterator, NamedTuple
 
 from tagstr_runtime.analysis import definitions as found
-from tagstr_runtime.analysis.definitions import TagDefinition
+from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver
+from tagstr_runtime.analysis.imports import module_name
 from tagstr_runtime.analysis.module import ModuleAnalysis
+from tagstr_runtime.analysis.tag_reading import reading as read_tag
 from tagstr_runtime.analysis.scopes import Binding
+from tagstr_runtime.analysis.tag_reads import LAZY, OBSERVABLE, ORDER, RAISES, Unproven
 from tagstr_runtime.analysis.tag_types import called_name
 
 __all__ = [
-    "CLASS", "FACTORY", "FUNCTION", "INSTANCE", "LIBRARY", "UNKNOWN", "Answers", "TagFacts", "Verdict", "answers",
-    "facts_of", "verdicts",
+    "CLASS", "EAGER_CODES", "FACTORY", "FUNCTION", "INSTANCE", "LIBRARY", "UNKNOWN", "Answers", "TagFacts",
+    "Verdict", "answers", "facts_of", "verdicts",
 ]
 
 FUNCTION = "function"  # a def (or lambda) of the tree
@@ -41,9 +47,12 @@ class TagFacts(NamedTuple):
     names: frozenset[str]  # every qualified name that designates it (aliases, imports)
     kind: str
     takes_template: bool | None = None  # None: unknown
-    lazy: str | None = None  # why it may read its values after it returns
-    reads_raw: bool = False
-    where: str = ""  # "path:line" of its definition
+    #: why it is not proven to read each value exactly once, in order, quietly (None: it is)
+    unproven: Unproven | None = None
+    reads_raw: bool | None = None  # None: cannot tell
+    reads_expr: bool | None = None  # None: cannot tell
+    raw_template: bool = False  # template_tag(..., raw=True): the template keeps the source text
+    where: str = ""  # "module, line N" of its definition
     made_by: str = ""  # what to decorate or wrap: the factory, the class
     unknown: str = ""  # why nothing is known (UNKNOWN)
 
@@ -70,15 +79,22 @@ def _option(flag: str, facts: TagFacts) -> str:
     return f"{flag} {facts.qualname}"
 
 
-def facts_of(definition: TagDefinition, name: ast.Name, module: ModuleAnalysis) -> TagFacts:
-    """The resolver's ``definition`` of the tag read by ``name`` in ``module``, for the migration."""
+def facts_of(definition: TagDefinition, name: ast.Name, module: ModuleAnalysis, resolver: TagResolver
+             ) -> tuple[TagFacts, ...]:
+    """The resolver's ``definition`` of the tag read by ``name`` in ``module``, for the migration:
+    one ``TagFacts`` per definition a run may call there."""
     binding = module.scopes.read_binding(name.lineno, name.col_offset)
     here = _qualified(module, name.id, binding)
+    return tuple(_facts(each, name, module, resolver, here) for each in definition.every)
+
+
+def _facts(definition: TagDefinition, name: ast.Name, module: ModuleAnalysis, resolver: TagResolver, here: str
+           ) -> TagFacts:
     if not definition.known:
         # accepts_template(x) of an x nothing is known of takes a template: only when it reads
         # its values is unknown
         qualname = definition.dotted or _made_at(definition) or here
-        return TagFacts(name.id, qualname, frozenset([qualname, here]), UNKNOWN, definition.accepts_template,
+        return TagFacts(name.id, qualname, _spellings([qualname, here], module), UNKNOWN, definition.accepts_template,
                         unknown=definition.reason)
     made = _made_at(definition)
     qualname = made or definition.qualname or here
@@ -92,10 +108,27 @@ def facts_of(definition: TagDefinition, name: ast.Name, module: ModuleAnalysis) 
     where = f"line {definition.line}"
     if definition.module is not None and definition.module is not module:
         where = f"{definition.module.name}, {where}"
+    reading = read_tag(definition, resolver)
     return TagFacts(
-        name.id, qualname, frozenset([qualname, here]), kind, definition.accepts_template, definition.lazy,
-        definition.reads_raw, where, made_by,
+        name.id, qualname, _spellings([qualname, here], module, definition.module), kind,
+        definition.accepts_template, reading.unproven,
+        reading.reads_raw, reading.reads_expr, reading.raw_template, where, made_by,
     )
+
+
+def _spellings(names: list[str], *modules: ModuleAnalysis | None) -> frozenset[str]:
+    """The qualified names, and each also spelled from its module's top package (``views.html``
+    for ``app.views.html`` when ``app`` is a folder without ``__init__.py``: a namespace
+    package to the command, maybe a script's folder to its user)."""
+    out = set(names)
+    for module in modules:
+        if module is None or module.name is None or module.path is None:
+            continue
+        short = module_name(module.path)
+        if short != module.name:
+            prefix = module.name + "."
+            out.update(short + name[len(module.name):] for name in names if name.startswith(prefix))
+    return frozenset(out)
 
 
 def _qualified(module: ModuleAnalysis, name: str, binding: Binding | None) -> str:
@@ -127,8 +160,10 @@ def _made_at(definition: TagDefinition) -> str | None:
     return None
 
 
-def verdicts(facts: TagFacts, answers: Answers) -> Iterator[Verdict]:
-    """The reasons to keep a tag string of this tag (none: it may be migrated)."""
+def verdicts(facts: TagFacts, answers: Answers, quiet_values: bool = False) -> Iterator[Verdict]:
+    """The reasons to keep a tag string of this tag (none: it may be migrated).  ``quiet_values``:
+    every value of the tag string is a name or a constant (a tag that may raise between its
+    reads then cannot tell a t-string, which evaluated them all, from a tag string)."""
     if answers.lazy is not None:
         yield Verdict("MIG001", (facts.name, f"--lazy-tag {answers.lazy}", ""))
         return
@@ -145,8 +180,19 @@ def verdicts(facts: TagFacts, answers: Answers) -> Iterator[Verdict]:
         return
     if facts.takes_template is False and answers.template is None:
         yield Verdict("MIG009", (facts.name, facts.where, _template_remedy(facts)))
-    if answers.eager is None and facts.lazy is not None:
-        yield Verdict("MIG001", (facts.name, facts.lazy, f"; if it does not, {_option('--eager-tag', facts)}"))
+    unproven = facts.unproven
+    if unproven is not None and unproven.kind == RAISES and quiet_values:
+        unproven = None
+    if answers.eager is None and unproven is not None:
+        vouch = _option("--eager-tag", facts)
+        if unproven.kind == LAZY:
+            yield Verdict("MIG001", (facts.name, unproven.why, f"; if it does not, {vouch}"))
+        else:
+            yield Verdict(EAGER_CODES[unproven.kind], (facts.name, facts.where, unproven.why, vouch))
+
+
+#: the codes of the shapes that are not proven eager (``analysis.tag_reads``), LAZY aside
+EAGER_CODES = {ORDER: "MIG013", OBSERVABLE: "MIG014", RAISES: "MIG014"}
 
 
 def _template_remedy(facts: TagFacts) -> str:

@@ -21,15 +21,33 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 
-__all__ = ["compile_tree", "python_files"]
+__all__ = ["EXCLUDED_FOLDERS", "compile_tree", "python_files"]
+
+#: folders a source walk leaves out, as black, ruff and flake8 do by default: tools' caches,
+#: virtual environments, build output, version control (a folder named on the command line
+#: is walked all the same)
+EXCLUDED_FOLDERS = frozenset([
+    ".bzr", ".direnv", ".eggs", ".git", ".hg", ".ipynb_checkpoints", ".mypy_cache", ".nox", ".pants.d",
+    ".pytest_cache", ".pytype", ".ruff_cache", ".svn", ".tox", ".venv", ".vscode", "__pycache__",
+    "__pypackages__", "_build", "buck-out", "build", "dist", "node_modules", "site-packages", "venv",
+])
 
 
-def python_files(paths: Sequence[str]) -> Iterator[str]:
-    """The ``.py`` files named or under the folders named, in a stable order (no ``__pycache__``)."""
+def python_files(
+    paths: Sequence[str], *, exclude: frozenset[str] = frozenset(["__pycache__"]), environments: bool = True
+) -> Iterator[str]:
+    """The ``.py`` files named or under the folders named, in a stable order.  A folder found on
+    the way is left out when its name is in ``exclude`` (``EXCLUDED_FOLDERS`` for the usual
+    ones), or, without ``environments``, when it holds a ``pyvenv.cfg`` (a virtual environment
+    under another name)."""
     for path in paths:
         if os.path.isdir(path):
             for folder, dirs, files in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+                dirs[:] = sorted(
+                    d for d in dirs
+                    if d not in exclude
+                    and (environments or not os.path.isfile(os.path.join(folder, d, "pyvenv.cfg")))
+                )
                 yield from (os.path.join(folder, f) for f in sorted(files) if f.endswith(".py"))
         else:
             yield path

@@ -13,7 +13,7 @@ from typing import Sequence
 
 from tagstr_runtime.syntax.model import Field, Literal
 
-__all__ = ["BadEscape", "cook", "cook_checked", "cooked_origins", "spec_texts"]
+__all__ = ["BadEscape", "cook", "cook_checked", "cooked_origins", "spec_texts", "warned_escapes"]
 
 _ESCAPE = re.compile(
     r"""\\(?:
@@ -95,6 +95,21 @@ def cook_checked(raw: str, named_escape_may_end: bool = False) -> str:
             out.append(m.group(0))
     out.append(raw[pos:])
     return "".join(out)
+
+
+def warned_escapes(raw: str) -> list[str]:
+    """The escapes of ``raw`` (a string literal's text as written) that Python 3.12+ warns about
+    in a string, f-string or t-string (``SyntaxWarning``: an error under ``-W error``):
+    unknown ones such as ``\\d`` or ``\\{``, and octal ones above ``\\377``.  A tag string keeps
+    them as written, silently (SPEC 3)."""
+    if "\\" not in raw:
+        return []
+    found = []
+    for m in _ESCAPE.finditer(raw):
+        kind = m.lastgroup
+        if kind == "other" or (kind == "octal" and int(m.group("octal"), 8) > 0o377):
+            found.append(m.group(0))
+    return found
 
 
 def cook(raw: str) -> str:

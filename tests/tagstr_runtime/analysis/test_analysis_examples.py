@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from tagstr_runtime.analysis.tag_reading import reading as read_tag
 from tagstr_runtime.frontend import (
     Hole, ModuleAnalysis, ModuleFinder, Run, Site, TagDefinition, TagResolver,
 )
@@ -88,7 +89,7 @@ def test_scopes(path: Path) -> None:
 # -- the tag resolver ---------------------------------------------------------------------
 
 
-def describe(definition: TagDefinition) -> str:
+def describe(definition: TagDefinition, resolver: TagResolver) -> str:
     if definition.kind == "module":
         return definition.kind
     words = [definition.kind]
@@ -96,9 +97,10 @@ def describe(definition: TagDefinition) -> str:
         words.append(getattr(definition.node, "name", type(definition.node).__name__.lower()))
     if definition.accepts_template:
         words.append("template")
-    if definition.lazy is not None:
-        words.append("lazy")
-    if definition.reads_raw:
+    reading = read_tag(definition, resolver)
+    if reading.unproven is not None:
+        words.append("lazy" if reading.unproven.kind == "lazy" else "unproven")
+    if reading.reads_raw:
         words.append("raw")
     if definition.is_tag_function:
         words.append("tag-function")
@@ -125,14 +127,15 @@ def test_tag_definitions(name: str) -> None:
     assert expectations
     for line, expected in expectations:
         site, *_ = sites_on(module, line)
-        assert describe(resolver.resolve(module, site.name)) == expected, f"line {line}"
+        assert describe(resolver.resolve(module, site.name), resolver) == expected, f"line {line}"
 
 
 def test_without_a_finder_imports_are_unknown() -> None:
     module = read(EXAMPLES / "resolve.py")
-    found = {site.tag.tag: TagResolver().resolve(module, site.name) for site in module.sites}
+    resolver = TagResolver()
+    found = {site.tag.tag: resolver.resolve(module, site.name) for site in module.sites}
     assert found["html"].kind == "unknown" and "not in the tree" in found["html"].reason
-    assert describe(found["shout"]) == "function shout tag-function"
+    assert describe(found["shout"], resolver) == "function shout lazy tag-function"
 
 
 def test_qualified_names() -> None:

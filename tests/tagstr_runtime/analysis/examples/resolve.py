@@ -1,8 +1,9 @@
 """What each tag name refers to (the analysis layer's TagResolver, following imports).
 
-``# tag: <kind> <name> [template] [lazy] [raw] [tag-function] [via <steps>]``
+``# tag: <kind> <name> [template] [lazy|unproven] [raw] [tag-function] [via <steps>]``
 describes the definition the tag string's name resolves to and what is known
-of it; ``# tag: unknown [template] [tag-function] [from <dotted name>] [via
+of it (``lazy``: it may read its values later or not at all, or keeps what it
+gets; ``unproven``: not shown to read each value once, in order, quietly); ``# tag: unknown [template] [tag-function] [from <dotted name>] [via
 <steps>]`` when that cannot be known (a name from outside the tree).
 """
 import outside as vendor
@@ -52,18 +53,18 @@ wrapped_fancy = accepts_template(fancy)
 
 
 def views(name, local_tag):
-    shout"{name}"  # tag: function shout tag-function
+    shout"{name}"  # tag: function shout lazy tag-function
     keep"{name}"  # tag: function keep template lazy tag-function
-    Tag"{name}"  # tag: class Tag lazy tag-function
-    render"{name}"  # tag: instance Render tag-function via assignment,call
-    greet"{name}"  # tag: function greet lazy via assignment,factory
-    loud"{name}"  # tag: function shout tag-function via alias
-    wrapped"{name}"  # tag: function shout template tag-function via assignment
+    Tag"{name}"  # tag: class Tag lazy raw tag-function
+    render"{name}"  # tag: instance Render lazy tag-function via assignment,call
+    greet"{name}"  # tag: function greet lazy raw via assignment,factory
+    loud"{name}"  # tag: function shout lazy tag-function via alias
+    wrapped"{name}"  # tag: function shout template lazy tag-function via assignment
     library"{name}"  # tag: library call template tag-function via assignment
     html"{name}"  # tag: function html template tag-function via import,import
-    log"{name}"  # tag: function lazy_log lazy tag-function via import,import
+    log"{name}"  # tag: function lazy_log lazy raw tag-function via import,import
     picked"{name}"  # tag: function html template tag-function via assignment,import,attribute
-    sql"{name}"  # tag: function sql raw tag-function via assignment,import,factory
+    sql"{name}"  # tag: function sql unproven raw tag-function via assignment,import,factory
     message"{name}"  # tag: class Message lazy via alias,import
     local_tag"{name}"  # tag: unknown
     print"{name}"  # tag: unknown

@@ -6,6 +6,6 @@ from resolve import shout  # absolute: the folder above the top package is a roo
 
 def page(name, rows):
     a = tags.html(f"<p>{name}</p>")  # a dotted name is no tag (a syntax error before a string)
-    b = query"SELECT {name}"  # tag: function sql raw tag-function via import,assignment,factory
-    c = shout"{rows}"  # tag: function shout tag-function via import
+    b = query"SELECT {name}"  # tag: function sql unproven raw tag-function via import,assignment,factory
+    c = shout"{rows}"  # tag: function shout lazy tag-function via import
     return a, b, c

@@ -9,8 +9,9 @@ greet = make_greet()
 
 
 def run(name):
-    print(quoted"<p>{name}</p>")
+    # quote, the factory's parameter, may do anything between two reads
+    print(quoted"<p>{name}</p>")  # expect: MIG014
     print(greet"hello {name}")  # expect: MIG009
 
     local = make_quoting_tag(str.upper)
-    print(local"local {name}")
+    print(local"local {name}")  # expect: MIG014

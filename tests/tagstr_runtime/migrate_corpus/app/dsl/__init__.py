@@ -1,0 +1,1 @@
+"""Little languages in tag strings: regexes, queries with named parameters, shell lines, units."""

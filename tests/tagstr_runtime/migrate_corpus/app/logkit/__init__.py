@@ -1,0 +1,1 @@
+"""A logging kit: level-filtered lazy messages, streaming, nesting, structured records."""

@@ -1,0 +1,3 @@
+"""The binding cases."""
+
+import bindings.cases  # noqa: F401
