@@ -3,10 +3,11 @@
 pdb evaluates an expression with ``eval(arg, frame.f_globals, frame's locals)``
 (``Pdb._getval``, ``_getval_except``) and runs a statement with
 ``exec(compile(line, "<stdin>", "single"), globals, locals)``
-(``Pdb.default``).  With the builtins of ``run.compile_hook`` that compiles,
+(``Pdb.default``); 3.12+'s ``display`` first compiles its expression
+(``_compile_error_message``).  With the builtins of ``run.compile_hook`` that compiles,
 but every interpolation would read the frame's globals only (a lambda in
 module-level code run with separate locals): ``p html"{local}"`` stopped in
-a function would be a ``NameError``.  These three methods are wrapped at
+a function would be a ``NameError``.  These methods are wrapped at
 class level (pdb makes its own ``Pdb``; IPython's and ipdb's subclass it):
 a text CPython parses goes to pdb's own method untouched, so everything
 without tag strings is stock; only a text CPython rejects and the desugarer
@@ -39,6 +40,9 @@ def patch(pdb: ModuleType) -> None:
     wrap_once(owner, "_getval", _getval, tool=_TOOL, feature="tag strings in pdb's p and pp")
     wrap_once(owner, "_getval_except", lambda original: _getval_except(original, pdb), tool=_TOOL,
               feature="tag strings in pdb's display")
+    if hasattr(owner, "_compile_error_message"):  # 3.12+: display checks its expression first
+        wrap_once(owner, "_compile_error_message", _compile_error_message, tool=_TOOL,
+                  feature="tag strings in pdb's display")
 
 
 def _default(original: Any) -> Any:
@@ -73,6 +77,15 @@ def _getval(original: Any) -> Any:
             raise
 
     return _getval
+
+
+def _compile_error_message(original: Any) -> Any:
+    def _compile_error_message(self: Any, expr: str) -> Any:
+        if has_tag_strings(expr, "<stdin>", "eval"):
+            return ""
+        return original(self, expr)
+
+    return _compile_error_message
 
 
 def _getval_except(original: Any, pdb: ModuleType) -> Any:
