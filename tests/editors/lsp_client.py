@@ -8,7 +8,7 @@ import subprocess
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 
 class LanguageServer:
@@ -62,11 +62,14 @@ class LanguageServer:
             result = [self.settings.get(item.get("section", ""), None) for item in message["params"]["items"]]
         self._send({"id": message["id"], "result": result})
 
-    def settled(self, uri: str, quiet: float = 2.0, timeout: float = 120) -> list[dict[str, Any]]:
-        """The diagnostics of ``uri`` once none was published for ``quiet`` seconds."""
+    def settled(self, uri: str, quiet: float = 2.0, timeout: float = 120,
+                ready: Callable[[list[dict[str, Any]]], bool] = lambda found: True) -> list[dict[str, Any]]:
+        """The diagnostics of ``uri`` once none was published for ``quiet`` seconds and they are
+        ``ready`` (a server may first publish what it has before its analysis of the file is done)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if uri in self.published and time.monotonic() - self.last_publication >= quiet:
+            if (uri in self.published and time.monotonic() - self.last_publication >= quiet
+                    and ready(self.published[uri])):
                 return list(self.published[uri])
             time.sleep(0.1)
         raise TimeoutError("no diagnostics settled for " + uri)
