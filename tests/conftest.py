@@ -115,8 +115,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every hypothesis test is ``budget``: its examples follow the profile."""
     try:
         from hypothesis import is_hypothesis_test
-    except ImportError:
-        return
+    except ImportError:  # an older hypothesis has it in its internals only (or there is none)
+        try:
+            from hypothesis.internal.detection import is_hypothesis_test
+        except ImportError:
+            return
     for item in items:
         if isinstance(item, pytest.Function) and is_hypothesis_test(item.obj):
             item.add_marker(pytest.mark.budget)
