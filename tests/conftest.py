@@ -9,10 +9,18 @@ Select one with ``HYPOTHESIS_PROFILE``:
 
 - ``dev`` (default): a few seconds per test, random seed, for the edit loop;
 - ``ci``: deterministic (derandomised) and about 3x the examples;
-- ``thorough``: about 25x the examples, for a long bug hunt.
+- ``thorough``: about 25x the examples, for a long bug hunt;
+- ``quick``: about a tenth of the examples, for the quick run (``--quick``).
 
 The per-test example counts are scaled by ``tests/tagstr_runtime/parser/strategies.examples``.
 hypothesis is in the ``tests`` dependency group; without it there is nothing to set up.
+
+``pytest --quick`` is the quick run (README, "Tests"): the tests not marked
+``slow``, plus a fast slice of every test marked ``budget`` (its work follows
+the profile: every hypothesis test is, and the stdlib corpus), under the
+``quick`` profile, so that it catches what the property tests of the full run
+catch, on the common cases.  With ``-n 2`` (pytest-xdist) it costs about 210 s
+of CPU time, about two minutes on two idle cores.
 
 The test folders mirror the packages (``tagstr_runtime``, ``tagstr_mypy``,
 ``tagstr_flake8``), so none of them shadows a tool's name (``tests/`` is on
@@ -68,7 +76,50 @@ else:
     settings.register_profile("dev", **_COMMON)
     settings.register_profile("ci", derandomize=True, database=None, **_COMMON)
     settings.register_profile("thorough", **_COMMON)
+    # the tests' own budgets are cut by strategies.examples; this is for those without one
+    settings.register_profile("quick", max_examples=10, **_COMMON)
 
     _profile = os.environ.get("HYPOTHESIS_PROFILE", "dev")
-    if _profile in ("dev", "ci", "thorough"):
+    if _profile in ("dev", "ci", "thorough", "quick"):
         settings.load_profile(_profile)
+
+
+#: what ``--quick`` selects (with the user's own ``-m``, if any)
+QUICK = "not slow or budget"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--quick", action="store_true",
+        help=f"the quick run: -m '{QUICK}' under HYPOTHESIS_PROFILE=quick (a fast slice of the property tests)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not config.getoption("quick"):
+        return
+    # before any test module is imported: the budgets are read when the tests are decorated
+    os.environ["HYPOTHESIS_PROFILE"] = "quick"
+    try:
+        from hypothesis import settings as _settings
+    except ImportError:
+        pass
+    else:
+        _settings.load_profile("quick")
+    wanted = config.option.markexpr
+    config.option.markexpr = f"({QUICK}) and ({wanted})" if wanted else QUICK
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every hypothesis test is ``budget``: its examples follow the profile."""
+    try:
+        from hypothesis import is_hypothesis_test
+    except ImportError:  # an older hypothesis has it in its internals only (or there is none)
+        try:
+            from hypothesis.internal.detection import is_hypothesis_test
+        except ImportError:
+            return
+    for item in items:
+        if isinstance(item, pytest.Function) and is_hypothesis_test(item.obj):
+            item.add_marker(pytest.mark.budget)

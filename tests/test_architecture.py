@@ -8,11 +8,16 @@
 - No import cycle anywhere in ``src/`` (imports inside functions count; imports
   under ``if TYPE_CHECKING:`` do not run and do not count).
 - A module over 400 lines says at its top why it is not split.
+- ``docs/architecture.md`` walks the tree as it is: every path and module it
+  names exists, every emitter (a subclass of ``frontend.Emitter``) and every
+  registry is a row of its tables, and every module that calls ``Desugaring``
+  is a consumer there.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -161,3 +166,198 @@ def test_no_two_modules_share_a_name() -> None:
         if path.stem not in ("__init__", "__main__"):
             by_stem.setdefault(path.stem.lstrip("_"), []).append(name)
     assert {stem: names for stem, names in by_stem.items() if len(names) > 1} == {}
+
+
+# -- docs/architecture.md against the tree ----------------------------------------------
+
+ROOT = SRC.parent
+ARCHITECTURE = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+#: the files and folders of the tree the walk may name, relative to the repository
+_TREE = {str(path.relative_to(ROOT)) for top in ("src", "tests", "docs", "benchmarks", "tools")
+         for path in (ROOT / top).rglob("*") if "__pycache__" not in path.parts}
+
+
+def _table(heading: str) -> list[list[str]]:
+    """The rows of the first table under ``## heading``, each a list of cells (header left out)."""
+    section = ARCHITECTURE.partition(f"\n## {heading}\n")[2].partition("\n## ")[0]
+    rows = [line.strip().strip("|").split("|") for line in section.splitlines() if line.startswith("|")]
+    assert len(rows) > 2, f"docs/architecture.md: no table under ## {heading}"
+    return [[cell.strip() for cell in row] for row in rows[2:]]
+
+
+def _quoted(cell: str) -> list[str]:
+    return re.findall(r"`([^`]+)`", cell)
+
+
+def _path_module(path: str) -> str:
+    """``tagstr_runtime/desugarer/emit.py`` -> its module name."""
+    parts = path.removesuffix(".py").split("/")
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _class_bases() -> dict[str, list[tuple[str, list[str]]]]:
+    """Class name -> (module, base names) of every class in src/, nested ones included."""
+    found: dict[str, list[tuple[str, list[str]]]] = {}
+    for module, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                bases = [b.id if isinstance(b, ast.Name) else b.attr for b in node.bases
+                         if isinstance(b, (ast.Name, ast.Attribute))]
+                found.setdefault(node.name, []).append((module, bases))
+    return found
+
+
+_CLASSES = _class_bases()
+
+
+def _emitters() -> dict[str, str]:
+    """Every subclass of ``frontend.Emitter`` (``desugarer/emit.py``'s) in src/, directly or not: name -> module."""
+    classes = _CLASSES
+    emitters: dict[str, str] = {}
+    names = {"Emitter"}
+    grew = True
+    while grew:
+        grew = False
+        for name, defined in classes.items():
+            for module, bases in defined:
+                if name not in emitters and names & set(bases):
+                    emitters[name] = module
+                    names.add(name)
+                    grew = True
+    return emitters
+
+
+def _calls_desugaring(path: Path) -> bool:
+    return any(isinstance(node, ast.Call) and (getattr(node.func, "id", None) == "Desugaring"
+                                               or getattr(node.func, "attr", None) == "Desugaring")
+               for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))))
+
+
+def test_the_emitter_check_sees_emitters() -> None:
+    """The walk finds the emitters the runtime itself imports, an indirect subclass included."""
+    from tagstr_runtime.desugarer.emit import Emitter, RuntimeEmitter
+    from tagstr_runtime.desugarer.shipped import ShippedEmitter
+
+    found = _emitters()
+    assert {"RuntimeEmitter", "ShippedEmitter", "LintEmitter", "CheckerEmitter"} <= set(found)
+    assert issubclass(ShippedEmitter, Emitter) and issubclass(RuntimeEmitter, Emitter)
+    assert "Emitter" not in found
+
+
+def test_architecture_names_every_emitter_and_its_consumers() -> None:
+    """The table of emitters is the tree's: each emitter with its module, each module that calls
+    ``Desugaring`` a consumer of one, and each consumer named there calls it."""
+    rows = _table("Emitters and their consumers")
+    named = {_quoted(row[0])[0]: _quoted(row[1])[0] for row in rows}
+    assert {name: _path_module(path) for name, path in named.items()} == _emitters()
+    consumers = {path: _quoted(row[0])[0] for row in rows for path in _quoted(row[3]) if path.endswith(".py")}
+    calling = {str(path.relative_to(SRC)) for path in MODULES.values() if _calls_desugaring(path)}
+    calling.discard("tagstr_runtime/desugarer/desugaring.py")
+    assert set(consumers) == calling
+    for path, emitter in consumers.items():
+        text = (SRC / path).read_text(encoding="utf-8")
+        if emitter == "RuntimeEmitter":  # the default: Desugaring without an emitter
+            calls = [node for node in ast.walk(ast.parse(text)) if isinstance(node, ast.Call)
+                     and getattr(node.func, "id", getattr(node.func, "attr", None)) == "Desugaring"]
+            assert any(all(k.arg != "emitter" for k in call.keywords) for call in calls), path
+        else:
+            assert emitter in text, f"{path} desugars with {emitter}, says docs/architecture.md"
+
+
+def _registries() -> dict[str, str]:
+    """Every registry in src/: a module-level ``NAME: Final[tuple[Entry, ...]] = (...)`` whose
+    ``Entry`` is a NamedTuple of the same module, written out -> {NAME in module: module path}."""
+    found: dict[str, str] = {}
+    for path in MODULES.values():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        entries = {node.name for node in tree.body if isinstance(node, ast.ClassDef)
+                   and any(getattr(base, "id", None) == "NamedTuple" for base in node.bases)}
+        for node in tree.body:
+            if not (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+                    and isinstance(node.value, ast.Tuple)):
+                continue
+            shape = re.fullmatch(r"Final\[tuple\[(\w+), \.\.\.\]\]", ast.unparse(node.annotation))
+            if shape and shape.group(1) in entries:
+                found[node.target.id] = str(path.relative_to(SRC))
+    return found
+
+
+def test_architecture_names_every_registry() -> None:
+    rows = _table("Registries")
+    named = {_quoted(row[0])[0]: _quoted(row[1])[0] for row in rows}
+    assert named == _registries()
+    assert {"REGISTRY", "RULES"} <= set(named)  # the shape is still found
+    for row in rows:
+        for test in _quoted(row[3]):
+            assert (ROOT / test).is_file(), f"docs/architecture.md, Registries: {test}"
+
+
+def _path_exists(token: str) -> bool:
+    """A path the walk names (``run/``, ``desugarer/emit.py``, ``tests/test_architecture.py``):
+    some file or folder of the tree ends with it (the module names are unique)."""
+    token = token.rstrip("/")
+    return any(item == token or item.endswith("/" + token) for item in _TREE)
+
+
+def _dotted_exists(token: str) -> bool | None:
+    """``desugarer.shipped``, ``definitions.TagResolver``, ``tagstr_flake8:TagstrChecker``: None if the
+    first part is not one of our modules or packages, else whether the module and name exist."""
+    parts = token.replace(":", ".").split(".")
+    stems = {name.rpartition(".")[2] for name in MODULES} | set(PACKAGES)
+    if parts[0] not in stems:
+        return _attribute_exists(parts[0], parts[1]) if parts[0] in _CLASSES else None
+    for cut in range(len(parts), 0, -1):
+        suffix = ".".join(parts[:cut])
+        matches = [name for name in MODULES if name == suffix or name.endswith("." + suffix)]
+        if not matches:
+            continue
+        rest = parts[cut:]
+        if not rest:
+            return True
+        tree = ast.parse(MODULES[matches[0]].read_text(encoding="utf-8"))
+        defined = {getattr(node, "name", None) for node in ast.walk(tree)} | {
+            target.id for node in ast.walk(tree) if isinstance(node, (ast.Assign, ast.AnnAssign))
+            for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+            if isinstance(target, ast.Name)} | {
+            alias.asname or alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+            for alias in node.names}
+        return rest[0] in defined
+    return False
+
+
+def _attribute_exists(cls: str, name: str) -> bool:
+    """``Site.pos``: a class of src/ of that name (or a base of it) defines ``name``."""
+    todo, seen = [cls], set()
+    while todo:
+        current = todo.pop()
+        seen.add(current)
+        for module, bases in _CLASSES.get(current, []):
+            for node in ast.walk(ast.parse(MODULES[module].read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ClassDef) and node.name == current:
+                    defined = {getattr(item, "name", None) for item in node.body} | {
+                        target.id for item in node.body if isinstance(item, (ast.Assign, ast.AnnAssign))
+                        for target in (item.targets if isinstance(item, ast.Assign) else [item.target])
+                        if isinstance(target, ast.Name)}
+                    if name in defined:
+                        return True
+            todo.extend(base for base in bases if base not in seen)
+    return False
+
+
+def test_architecture_names_only_what_exists() -> None:
+    """Every path and module the walk names (in its prose, tables and diagram) is in the tree."""
+    tokens = set(re.findall(r"`([^`\s]+)`", ARCHITECTURE))
+    diagram = ARCHITECTURE.partition("```text")[2].partition("```")[0]
+    tokens |= set(re.findall(r"[\w/]+\.py\b|\b\w+/(?=[\s,)])", diagram))
+    missing = []
+    emitters = _emitters()
+    for token in sorted(tokens):
+        token = token.split("(")[0]
+        if re.fullmatch(r"[\w/]+\.py|[\w/]+/", token) and token not in ("src/",):
+            if not _path_exists(token):
+                missing.append(token)
+        elif re.fullmatch(r"\w+(?:[.:]\w+)+", token) and _dotted_exists(token) is False:
+            missing.append(token)
+        elif re.fullmatch(r"\w*Emitter", token) and token not in emitters and token != "Emitter":
+            missing.append(token)
+    assert missing == []

@@ -21,7 +21,8 @@ import pytest
 
 from tagstr_flake8 import check_source, source_messages
 from tagstr_flake8.lint.language_checks import configured
-from tagstr_flake8.lint.messages import LANGUAGE_MESSAGES, OFF_BY_DEFAULT
+from tagstr_flake8.lint.messages import LANGUAGE_MESSAGES
+from tagstr_flake8.rules import OFF_BY_DEFAULT
 
 from flake8_harness import ENV, EXAMPLES, expectations, flake8, name_of, options, runs_here
 

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from tagstr_flake8.lint.messages import MESSAGES
 from tagstr_flake8.rules import RULES
 
 #: Imported at interpreter start-up by ``tagstr_autoload.pth`` (tests/tagstr_runtime/test_autoload.py).
@@ -112,4 +111,4 @@ def test_a_tag_string_file_imports_what_it_needs(tmp_path: Path) -> None:
 def test_each_rule_names_its_check(rule: object) -> None:
     check = rule.check  # type: ignore[attr-defined]
     assert check.__name__ == f"check_{rule.code.lower()}"  # type: ignore[attr-defined]
-    assert rule.code in MESSAGES  # type: ignore[attr-defined]
+    assert rule.message_class.code == rule.code  # type: ignore[attr-defined]

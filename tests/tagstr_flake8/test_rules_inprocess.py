@@ -19,8 +19,10 @@ import pytest
 
 from tagstr_flake8 import CODES, MESSAGES, OFF_BY_DEFAULT, TagMessage, check_source, source_messages
 from tagstr_flake8.lint.language_checks import configured
-from tagstr_flake8.lint.messages import LANGUAGE_MESSAGES, BuiltinTag, UnderLock
+from tagstr_flake8.lint.messages import LANGUAGE_MESSAGES
 from tagstr_flake8.rules import RULES
+from tagstr_flake8.rules.tag004_builtin_tag import BuiltinTag
+from tagstr_flake8.rules.tag010_lock import UnderLock
 
 from flake8_harness import example_files, expectations, name_of, options
 
@@ -349,19 +351,26 @@ CASES = [
 ]
 
 
+EXAMPLE_FILES = example_files()
+
+
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_rule(case: Case) -> None:
     assert check_source(case.source, case.select) == case.expected
 
 
 def test_every_code_has_cases_that_fire() -> None:
-    """(The embedded-language codes fire in test_languages_inprocess.py and the lang_* examples.)"""
+    """Every rule fires in-process: in a case here or in its example file (``test_example_file``
+    runs each through ``check_source``; a new rule needs only its example file,
+    test_rule_registry.py).  The embedded-language codes fire in test_languages_inprocess.py and
+    the lang_* examples."""
     fired = {code for c in CASES for _, _, code in c.expected}
+    fired |= {code for path in EXAMPLE_FILES if path.stem.startswith("tag")
+              for _, _, code in expectations(path) if code.startswith("TAG")}
     languages = {cls.code for cls in LANGUAGE_MESSAGES}
     assert fired == set(CODES) - languages - ({"TAG001"} if PY314 else set())
-
-
-EXAMPLE_FILES = example_files()
+    # the rules written before the registry keep their cases here
+    assert {code for c in CASES for _, _, code in c.expected} >= {f"TAG{n:03}" for n in range(2 if PY314 else 1, 15)}
 
 
 @pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: name_of(p).removesuffix(".py"))

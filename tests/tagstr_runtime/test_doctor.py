@@ -529,17 +529,41 @@ needs_flake8 = pytest.mark.skipif(not installed("flake8"), reason="needs flake8"
 @needs_flake8
 @pytest.mark.subprocess
 def test_flake8_ignore_turns_the_off_by_default_codes_on(place: Place) -> None:
+    """The codes named are the rule registry's off-by-default ones (``tagstr_flake8.rules.RULES``)."""
+    from tagstr_flake8.rules import OFF_BY_DEFAULT
+
+    assert {"TAG006", "TAG013", "TAG106"} < set(OFF_BY_DEFAULT)
     place.write("tox.ini", "[flake8]\nignore = E501,W503\n")
     report = doctor(place)
     config = report.finding("flake8-config")
     assert config == {
         "check": "flake8-config", "status": "warning",
         "message": "ignore = in ./tox.ini replaces flake8's default ignore list, so the off-by-default "
-        "TAG006, TAG008, TAG009, TAG010, TAG013, TAG106, TAG116, TAG117 are on",
-        "fix": "write extend-ignore = instead of ignore = in ./tox.ini "
-        "(or add TAG006,TAG008,TAG009,TAG010,TAG013,TAG106,TAG116,TAG117 to it)",
+        f"{', '.join(OFF_BY_DEFAULT)} are on",
+        "fix": f"write extend-ignore = instead of ignore = in ./tox.ini (or add {','.join(OFF_BY_DEFAULT)} to it)",
     }
     assert report.returncode == 0
+
+
+@pytest.mark.subprocess
+def test_flake8_selection_imports_no_flake8(tmp_path: Path) -> None:
+    """Weighing a configuration's select/ignore reads the rule registry: no flake8, no rule, no desugarer."""
+    probe = textwrap.dedent("""
+        import json, sys
+        from tagstr_runtime.doctor.checkers import _selection
+        from tagstr_runtime.doctor.configs import Config
+
+        found = _selection(Config("tox.ini", "[flake8]", {"ignore": ["E501"]}))
+        print(json.dumps({"found": [f.message for f in found], "modules": sorted(sys.modules)}))
+    """)
+    ran = run_python("-c", probe, cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    result = json.loads(ran.stdout)
+    assert len(result["found"]) == 1 and "TAG006" in result["found"][0]
+    loaded = set(result["modules"])
+    assert not {m for m in loaded if m.partition(".")[0] in ("flake8", "pyflakes", "pycodestyle")}
+    assert not {m for m in loaded if m.startswith(("tagstr_flake8.rules.", "tagstr_flake8.host",
+                                                   "tagstr_runtime.desugarer", "tagstr_runtime.syntax"))}
 
 
 @needs_flake8
@@ -588,7 +612,7 @@ def test_selection_agrees_with_flake8(options: dict[str, list[str]]) -> None:
 
     from flake8.style_guide import Decision, DecisionEngine
 
-    from tagstr_flake8 import OFF_BY_DEFAULT
+    from tagstr_flake8.rules import OFF_BY_DEFAULT
     from tagstr_runtime.doctor.flake8_select import _selected
 
     namespace = argparse.Namespace(

@@ -51,7 +51,10 @@ def parse5() -> Path:
             work.rename(cache)
         except OSError:
             shutil.rmtree(work, ignore_errors=True)
-    shutil.copyfile(ORACLE, cache / ORACLE.name)
+    # copied aside, then renamed: another worker (pytest -n, parallel tox envs) may be running it
+    aside = cache / f"{ORACLE.name}.{os.getpid()}"
+    shutil.copyfile(ORACLE, aside)
+    os.replace(aside, cache / ORACLE.name)
     return cache
 
 

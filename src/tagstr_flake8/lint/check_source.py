@@ -14,11 +14,12 @@ from typing import Iterable
 
 from tagstr_flake8.lint.tag_file import analyse, physical_lines
 from tagstr_flake8.lint.flake8_plugin import run_rules
-from tagstr_flake8.lint.messages import MESSAGES, OFF_BY_DEFAULT, TagMessage
+from tagstr_flake8.lint.messages import TagMessage
+from tagstr_flake8.rules import DEFAULT_CODES, RULE_CODES
 
 __all__ = ["check_source", "source_messages"]
 
-DEFAULT_SELECT = tuple(code for code in MESSAGES if code not in OFF_BY_DEFAULT)
+DEFAULT_SELECT = DEFAULT_CODES
 
 
 def source_messages(
@@ -35,7 +36,7 @@ def source_messages(
     file's package keep their language), or ``<string>``.
     """
     prefixes = (select,) if isinstance(select, str) else tuple(select)  # "TAG006" is one code
-    enabled = frozenset(code for code in MESSAGES if code.startswith(prefixes))
+    enabled = frozenset(code for code in RULE_CODES if code.startswith(prefixes))
     lines = physical_lines(source)
     try:
         tree: ast.AST = ast.parse(source, filename)

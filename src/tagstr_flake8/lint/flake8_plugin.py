@@ -25,9 +25,9 @@ from tagstr_runtime.frontend import strict
 from tagstr_flake8.lint.context import FileContext
 from tagstr_flake8.lint.doctests import install_doctests
 from tagstr_flake8.lint.language_options import add_language_options, parse_language_options
-from tagstr_flake8.lint.messages import MESSAGES, OFF_BY_DEFAULT, TagMessage
+from tagstr_flake8.lint.messages import TagMessage
 from tagstr_flake8.host.patch import install, tagfile_of
-from tagstr_flake8.rules import RULES
+from tagstr_flake8.rules import DEFAULT_CODES, OFF_BY_DEFAULT, RULE_CODES, RULES
 
 if TYPE_CHECKING:
     from tagstr_flake8.lint.tag_file import TagFile
@@ -55,7 +55,7 @@ def run_rules(
             context = FileContext(tree, lines, tagfile, _path(filename))
         try:
             messages = list(rule.check(context))
-            wrong = [m for m in messages if type(m) is not rule.message]
+            wrong = [m for m in messages if m.code != rule.code]
             if wrong:
                 raise TypeError(f"rule {rule.code} reported {wrong!r}")
         except Exception:
@@ -79,7 +79,7 @@ class TagstrChecker:
     name = "tagstr_flake8"
     version = __version__
     # Codes a rule runs for: parse_options narrows it to what the options select.
-    enabled: ClassVar[frozenset[str]] = frozenset(MESSAGES) - frozenset(OFF_BY_DEFAULT)
+    enabled: ClassVar[frozenset[str]] = frozenset(DEFAULT_CODES)
 
     def __init__(self, tree: ast.AST, lines: list[str], filename: str = "") -> None:
         self.tree = tree
@@ -104,13 +104,13 @@ class TagstrChecker:
 
             engine = DecisionEngine(options)
             cls.enabled = frozenset(
-                code for code in MESSAGES if engine.decision_for(code) is Decision.Selected
+                code for code in RULE_CODES if engine.decision_for(code) is Decision.Selected
             )
         except Exception:  # an unexpected flake8: run everything, flake8 filters the output
             if strict():
                 raise
             LOG.debug("tagstr_flake8: cannot compute the selected codes", exc_info=True)
-            cls.enabled = frozenset(MESSAGES)
+            cls.enabled = frozenset(RULE_CODES)
 
     def run(self) -> Iterator[tuple[int, int, str, type[Any]]]:
         tagfile = tagfile_of(self.tree)

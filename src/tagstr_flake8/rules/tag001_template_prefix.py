@@ -11,7 +11,15 @@ from typing import Iterator
 from tagstr_runtime.frontend import TEMPLATE_PREFIXES
 
 from tagstr_flake8.lint.context import FileContext
-from tagstr_flake8.lint.messages import TagMessage, TemplatePrefix
+from tagstr_flake8.lint.messages import TagMessage
+from tagstr_flake8.rules import RuleMessage
+
+
+class TemplatePrefix(RuleMessage):
+    template = (
+        "tag {tag!r} is a template-string prefix on Python 3.14: there {tag}\"...\" is a t-string, "
+        "not a call of {tag!r}; rename the tag"
+    )
 
 
 def check_tag001(ctx: FileContext) -> Iterator[TagMessage]:

@@ -8,12 +8,24 @@ backslash (the user wanted ``\\N`` before the value).
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Final, Iterator
 
 from tagstr_runtime.frontend import is_character_name
 
 from tagstr_flake8.lint.context import FileContext
-from tagstr_flake8.lint.messages import BACKSLASH_N_FIX, NAMED_ESCAPE_FIX, NamedEscape, TagMessage
+from tagstr_flake8.lint.messages import TagMessage
+from tagstr_flake8.rules import RuleMessage
+
+
+#: The fix: with the name of a real character, or (any other name) for a backslash and N.
+NAMED_ESCAPE_FIX: Final = "write '\\N{{{{{name}}}}}' for the character"
+BACKSLASH_N_FIX: Final = "write '\\\\N' for a backslash and N before it"
+
+
+class NamedEscape(RuleMessage):
+    template = (
+        "'\\N{{' in a tag string starts an interpolation of {name!r}, not a named character; {fix}"
+    )
 
 
 def check_tag002(ctx: FileContext) -> Iterator[TagMessage]:

@@ -35,10 +35,25 @@ from weakref import WeakKeyDictionary
 from tagstr_runtime.frontend import STRING_PREFIXES, TEMPLATE_PREFIXES
 
 from tagstr_flake8.lint.context import FileContext
-from tagstr_flake8.lint.messages import PrefixBinding, PrefixedString, TagMessage
+from tagstr_flake8.lint.messages import TagMessage
+from tagstr_flake8.rules import RuleMessage
 
 if TYPE_CHECKING:
     from tagstr_runtime.frontend import PrefixNamedTag, TagResolver
+
+
+class PrefixBinding(RuleMessage):
+    template = (
+        "{name!r} is a tag but is named like a string prefix: {name}\"...\" is a string literal, "
+        "never a call of the tag; rename it"
+    )
+
+
+class PrefixedString(RuleMessage):
+    template = (
+        "{name}\"...\" is {kind}, not a call of the tag {name!r} ({where}); rename the tag"
+    )
+
 
 # lower case, as the runtime lists them; template prefixes are prefixes from 3.14 on (SPEC 1.4)
 PREFIXES = (STRING_PREFIXES - {""}) | (TEMPLATE_PREFIXES if sys.version_info >= (3, 14) else frozenset())

@@ -14,8 +14,17 @@ import builtins
 from typing import Iterator
 
 from tagstr_flake8.lint.context import FileContext
-from tagstr_flake8.lint.messages import BuiltinTag, TagMessage
+from tagstr_flake8.lint.messages import TagMessage
+from tagstr_flake8.rules import RuleMessage
 from tagstr_flake8.rules.tag012_python_two import python_two_key
+
+
+class BuiltinTag(RuleMessage):
+    template = (
+        "builtin {tag!r} is not a tag function: {tag}\"...\" calls it with Decoded and "
+        "Interpolation arguments; call it on an f-string: {tag}(f\"...\")"
+    )
+
 
 BUILTIN_NAMES = frozenset(name for name in dir(builtins) if not name.startswith("_"))
 

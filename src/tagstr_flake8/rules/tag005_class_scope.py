@@ -12,7 +12,16 @@ from __future__ import annotations
 from typing import Iterator
 
 from tagstr_flake8.lint.context import FileContext
-from tagstr_flake8.lint.messages import ClassVariable, TagMessage
+from tagstr_flake8.lint.messages import TagMessage
+from tagstr_flake8.rules import RuleMessage
+
+
+class ClassVariable(RuleMessage):
+    template = (
+        "interpolation reads class variable {name!r}: the lazy closure cannot see the class "
+        "body (it reads a global of that name or raises NameError); use a module constant, "
+        "or self.{name} in a method"
+    )
 
 
 def check_tag005(ctx: FileContext) -> Iterator[TagMessage]:

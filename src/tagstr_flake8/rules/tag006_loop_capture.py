@@ -16,8 +16,16 @@ from typing import Iterator
 
 from tagstr_flake8.lint.tag_file import TagFile, TagSite
 from tagstr_flake8.lint.context import FileContext
-from tagstr_flake8.lint.messages import LoopCapture, TagMessage
+from tagstr_flake8.lint.messages import TagMessage
+from tagstr_flake8.rules import RuleMessage
 from tagstr_flake8.rules.common import COMPREHENSIONS, in_body, in_same_scope, reads_of_targets
+
+
+class LoopCapture(RuleMessage):
+    template = (
+        "interpolation captures loop variable {name!r}: a tag that reads it later sees the "
+        "value of a later iteration; build the tag string in a function taking {name}"
+    )
 
 
 def _loop_targets(tagfile: TagFile, site: TagSite) -> list[ast.AST]:

@@ -11,7 +11,15 @@ from __future__ import annotations
 from typing import Iterator
 
 from tagstr_flake8.lint.context import FileContext
-from tagstr_flake8.lint.messages import AssignmentExpression, TagMessage
+from tagstr_flake8.lint.messages import TagMessage
+from tagstr_flake8.rules import RuleMessage
+
+
+class AssignmentExpression(RuleMessage):
+    template = (
+        "assignment expression in an interpolation binds {name!r} inside the lazy closure, "
+        "not in the enclosing scope; assign it before the tag string"
+    )
 
 
 def check_tag007(ctx: FileContext) -> Iterator[TagMessage]:

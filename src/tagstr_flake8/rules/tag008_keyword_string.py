@@ -16,7 +16,16 @@ from typing import Iterator
 from tagstr_runtime.frontend import KEYWORDS_BEFORE_STRING
 
 from tagstr_flake8.lint.context import FileContext
-from tagstr_flake8.lint.messages import KeywordString, TagMessage
+from tagstr_flake8.lint.messages import TagMessage
+from tagstr_flake8.rules import RuleMessage
+
+
+class KeywordString(RuleMessage):
+    template = (
+        "keyword {keyword!r} immediately followed by a string reads like a tag string but is "
+        "not one; add a space"
+    )
+
 
 _CANDIDATE = re.compile(
     r"(?<![\w.])(?:" + "|".join(sorted(KEYWORDS_BEFORE_STRING)) + r")(?=['\"])"

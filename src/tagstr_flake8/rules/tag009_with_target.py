@@ -12,8 +12,16 @@ from typing import Iterator
 
 from tagstr_flake8.lint.tag_file import TagFile, TagSite
 from tagstr_flake8.lint.context import FileContext
-from tagstr_flake8.lint.messages import TagMessage, WithTarget
+from tagstr_flake8.lint.messages import TagMessage
+from tagstr_flake8.rules import RuleMessage
 from tagstr_flake8.rules.common import enclosing_with_items, reads_of_targets
+
+
+class WithTarget(RuleMessage):
+    template = (
+        "interpolation reads {name!r}, bound by the enclosing 'with': a tag that reads it "
+        "later may find it closed; read it in the block and interpolate the result"
+    )
 
 
 def _with_targets(tagfile: TagFile, site: TagSite) -> list[ast.AST]:

@@ -27,9 +27,18 @@ from typing import Iterator
 
 from tagstr_flake8.lint.tag_file import Interp, TagFile, TagSite
 from tagstr_flake8.lint.context import FileContext
-from tagstr_flake8.lint.messages import TagMessage, UnderLock
+from tagstr_flake8.lint.messages import TagMessage
+from tagstr_flake8.rules import RuleMessage
 from tagstr_flake8.rules.common import enclosing_with_items, in_same_scope, reads
 from tagstr_flake8.lint.scope_index import ScopeIndex
+
+
+class UnderLock(RuleMessage):
+    template = (
+        "interpolation {expr!r} inside 'with {lock}': a tag that reads it later does so after "
+        "the lock is released; copy it under the lock and interpolate the copy"
+    )
+
 
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 LOCK_WORDS = frozenset(

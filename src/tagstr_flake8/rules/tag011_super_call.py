@@ -15,7 +15,16 @@ from __future__ import annotations
 from typing import Iterator
 
 from tagstr_flake8.lint.context import FileContext
-from tagstr_flake8.lint.messages import ArgumentlessSuper, TagMessage
+from tagstr_flake8.lint.messages import TagMessage
+from tagstr_flake8.rules import RuleMessage
+
+
+class ArgumentlessSuper(RuleMessage):
+    template = (
+        "interpolation {expr!r} calls super() without arguments: the lazy closure has no "
+        "arguments, so reading it raises RuntimeError; write super({owner}, self) or bind it "
+        "before the tag string"
+    )
 
 
 def check_tag011(ctx: FileContext) -> Iterator[TagMessage]:

@@ -11,10 +11,26 @@ is the user's own tag and is not reported.
 from __future__ import annotations
 
 import ast
-from typing import Iterator
+from typing import Final, Iterator, Mapping
 
 from tagstr_flake8.lint.context import FileContext
-from tagstr_flake8.lint.messages import PYTHON_TWO, PythonTwo, TagMessage
+from tagstr_flake8.lint.messages import TagMessage
+from tagstr_flake8.rules import RuleMessage
+
+
+#: The Python 2 forms TAG012 knows: tag name (lower case) -> what it was, what to write.
+PYTHON_TWO: Final[Mapping[str, tuple[str, str]]] = {
+    "print": ("is the print statement of Python 2, here a tag string calling print()",
+              "write print(\"...\")"),
+    "exec": ("is the exec statement of Python 2, here a tag string calling exec()",
+             "write exec(\"...\")"),
+    "ur": ("is the raw unicode prefix of Python 2, here a tag named 'ur' (a NameError)",
+           "write r\"...\": every string is unicode"),
+}
+
+
+class PythonTwo(RuleMessage):
+    template = "Python 2 syntax: {tag!r} before a string {what}; {fix}"
 
 
 def python_two_key(tag: str) -> str | None:

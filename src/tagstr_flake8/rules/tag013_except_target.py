@@ -16,8 +16,17 @@ import ast
 from typing import Iterator
 
 from tagstr_flake8.lint.context import FileContext
-from tagstr_flake8.lint.messages import ExceptTarget, TagMessage
+from tagstr_flake8.lint.messages import TagMessage
+from tagstr_flake8.rules import RuleMessage
 from tagstr_flake8.rules.common import in_body, in_same_scope, reads
+
+
+class ExceptTarget(RuleMessage):
+    template = (
+        "interpolation reads {name!r}, the name of the enclosing 'except ... as', which Python "
+        "deletes when the clause ends: a tag that reads it later gets NameError; bind it to "
+        "another name first"
+    )
 
 
 def _names_at(handler: ast.ExceptHandler) -> tuple[tuple[int, int], tuple[int, int]]:

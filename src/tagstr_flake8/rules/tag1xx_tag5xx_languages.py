@@ -2,8 +2,9 @@
 
 Every language code reports the findings of one analysis per file
 (``lint.language_checks``); the check of a code only keeps that code's
-messages.  ``check_tagNNN`` is found as ``RULES`` looks it up, for each code of
-the language registry, so a new language adds no rule module.
+messages.  ``check_tagNNN`` and the message classes (``lint.messages``) are
+found as ``RULES`` looks them up, for each code of the language registry, so a
+new language adds no rule module.
 """
 
 from __future__ import annotations
@@ -27,11 +28,14 @@ def check_code(message: type[TagMessage]) -> Callable[[FileContext], Iterator[Ta
     return check
 
 
-_CHECKS = {f"check_{message.code.lower()}": check_code(message) for message in LANGUAGE_MESSAGES}
+_NAMES: dict[str, object] = {
+    **{f"check_{message.code.lower()}": check_code(message) for message in LANGUAGE_MESSAGES},
+    **{message.__name__: message for message in LANGUAGE_MESSAGES},
+}
 
 
-def __getattr__(name: str) -> Callable[[FileContext], Iterator[TagMessage]]:
-    check = _CHECKS.get(name)
-    if check is None:
+def __getattr__(name: str) -> object:
+    found = _NAMES.get(name)
+    if found is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return check
+    return found

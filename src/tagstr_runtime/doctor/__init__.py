@@ -8,8 +8,9 @@ Each problem comes with its one-line fix.  Exit status: 1 if something that
 is set up cannot work (an ``error``), else 0; 2 for a usage error.
 
 No probed tool is imported (``probe`` reads distribution metadata);
-``tagstr_flake8`` is, only when a flake8 configuration has ``select`` or
-``ignore`` to weigh against its off-by-default codes.
+``tagstr_flake8``'s rule registry is (data only: not flake8), only when a
+flake8 configuration has ``select`` or ``ignore`` to weigh against its
+off-by-default codes.
 """
 
 from __future__ import annotations

@@ -11,9 +11,10 @@ are skipped.
 
 Budget: the files are taken in a fixed order (a few lexically interesting ones
 first, then every Nth file of the sorted list) and checking stops after a time
-budget.  ``HYPOTHESIS_PROFILE=thorough`` checks every file without a budget;
-``TAGSTR_CORPUS_STRIDE`` / ``TAGSTR_CORPUS_BUDGET`` (seconds, 0 = none)
-override.
+budget.  ``HYPOTHESIS_PROFILE=thorough`` checks every file without a budget,
+``quick`` (the quick run, ``pytest --quick``) the interesting files and a few
+others for 3 s; ``TAGSTR_CORPUS_STRIDE`` / ``TAGSTR_CORPUS_BUDGET`` (seconds,
+0 = none) override.
 """
 
 from __future__ import annotations
@@ -29,11 +30,11 @@ import pytest
 from tagstr_runtime.syntax.parser import parse
 from tagstr_runtime.syntax.source import decode_source
 
-pytestmark = pytest.mark.slow  # ~20 s: a time budget over the stdlib
+pytestmark = [pytest.mark.slow, pytest.mark.budget]  # ~20 s: a time budget over the stdlib
 
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "dev")
-STRIDE = int(os.environ.get("TAGSTR_CORPUS_STRIDE", "1" if PROFILE == "thorough" else "3"))
-BUDGET = float(os.environ.get("TAGSTR_CORPUS_BUDGET", "0" if PROFILE == "thorough" else "20"))
+STRIDE = int(os.environ.get("TAGSTR_CORPUS_STRIDE", {"thorough": "1", "quick": "40"}.get(PROFILE, "3")))
+BUDGET = float(os.environ.get("TAGSTR_CORPUS_BUDGET", {"thorough": "0", "quick": "3"}.get(PROFILE, "20")))
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 

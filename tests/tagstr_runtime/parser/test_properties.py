@@ -10,7 +10,8 @@
 (iii) Mutated tag-string programs either compile or raise ``SyntaxError`` at
       a position inside the source, never another exception, and never hang.
 
-Budgets: ``HYPOTHESIS_PROFILE=dev|ci|thorough`` (see ``tests/conftest.py``).
+Budgets: ``HYPOTHESIS_PROFILE=dev|ci|thorough|quick`` (see ``tests/conftest.py``; the
+quick run, ``pytest --quick``, runs these under ``quick``).
 """
 
 from __future__ import annotations
@@ -43,8 +44,9 @@ try:
 except ImportError:  # not installable everywhere (Pyodide: it needs libcst)
     hypothesmith = None
 
-# hypothesis runs (and hypothesmith/libcst generation): about 20 s under the ci profile
-pytestmark = pytest.mark.slow
+# hypothesis runs (and hypothesmith/libcst generation): about 20 s under the ci profile; the
+# quick run (--quick) runs the module under the quick profile, in a few seconds
+pytestmark = [pytest.mark.slow, pytest.mark.budget]
 
 PY312 = sys.version_info >= (3, 12)
 #: 3.14+ lexes t-strings (PEP 750 final) in a mode of its own: a second CPython oracle
