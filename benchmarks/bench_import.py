@@ -105,8 +105,25 @@ def page(title, body, count):
 FOOTER = «html:"<footer>page {n}</footer>"»
 '''
 
+
+def _dense() -> str:
+    """Issue 42's dense shape: ten small functions with two tag strings each (37 interpolations)."""
+    views = []
+    for k in range(10):
+        first = ("«sql:\"SELECT name FROM users WHERE id = {user.id} AND org = {org}\"»" if k % 3 == 0 else
+                 "«html:\"<h2 class='{css}'>{user.name:>20}</h2>\"»")
+        second = ("«html:\"<p>{len(items)} items</p>\"»" if k in (3, 7, 9) else
+                  "«html:\"<p>{len(items)} items for {user.email!r}</p>\"»")
+        views.append(f"""
+
+def view_{k}(user, items, css, org):
+    return {first}, {second}
+""")
+    return '"""Views (generated for the import benchmark, {n})."""\n\nfrom tags import html, sql\n' + "".join(views)
+
+
 #: ``--kind``: the module written ``--modules`` times
-KINDS = {"typical": HEADER + BLOCK, "small": SMALL}
+KINDS = {"typical": HEADER + BLOCK, "small": SMALL, "dense": _dense()}
 
 
 def write_modules(folder: Path, count: int, fstrings: bool, kind: str = "typical") -> None:
