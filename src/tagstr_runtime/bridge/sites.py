@@ -143,12 +143,12 @@ def _site(args: tuple[object, ...], first: bool, specs_vary: bool) -> _Site | No
                 format_spec = None
             else:
                 format_spec = ast.JoinedStr([ast.Constant(spec)])
-            parts.append(ast.Interpolation(value, expr, _CONVERSIONS[conv], format_spec))  # type: ignore[attr-defined]
+            parts.append(ast.Interpolation(value, expr, _CONVERSIONS[conv], format_spec))  # type: ignore[attr-defined, unused-ignore]
         else:
             if type(arg) is not Decoded:
                 return None
             parts.append(ast.Constant(str.__str__(arg)))
-    body = ast.Return(ast.TemplateStr(parts))  # type: ignore[attr-defined]
+    body = ast.Return(ast.TemplateStr(parts))  # type: ignore[attr-defined, unused-ignore]
     function = ast.FunctionDef(
         "build", ast.arguments([], [ast.arg("g"), ast.arg("s")], None, [], [], None, []), [body], [], None, None, [],
     )

@@ -248,13 +248,20 @@ class RuntimeEmitter(Emitter):
         self._placed: list[tuple[list[ast.expr], int, ast.Call]] = []  # where each was taken from
         self._pending: list[ast.Call] = []  # this tag string's Interpolation(...) calls
         self._bound: dict[int, frozenset[str]] = {}  # id(function node) -> its names (the scope index's)
+        self._params: dict[tuple[int, ...], set[str]] = {}  # the parameters of the functions around a site
+        self._slot_names: dict[int, str] = {}  # slot_name of each index written
         self._scopes: tuple[ast.AST, ScopeIndex] | None = None  # the tree's scope index, made when first needed
 
     def ref(self, index: int, at: Position) -> ast.expr:
         if self.by_name:
-            return located(ast.Name(slot_name(index, self.salt), _LOAD), at)
-        name = located(ast.Name(self.table_name, _LOAD), at)
-        return located(ast.Subscript(name, located(ast.Constant(index), at), _LOAD), at)
+            identifier = self._slot_names.get(index)
+            if identifier is None:
+                identifier = self._slot_names[index] = slot_name(index, self.salt)
+            node = ast.Name(identifier, _LOAD)
+            node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = at  # (located, inlined)
+            return node
+        table = located(ast.Name(self.table_name, _LOAD), at)
+        return located(ast.Subscript(table, located(ast.Constant(index), at), _LOAD), at)
 
     def decoded(self, cooked: str, raw: str, at: Position) -> ast.expr:
         return self.slot((cooked, raw), at)
@@ -331,7 +338,10 @@ class RuntimeEmitter(Emitter):
             return calls
         reads = [(call, _names_read(_thunk_of(call).body)) for call in calls]
         # Most fields read a parameter: rejected without walking the function.
-        params = {arg.arg for function in functions for arg in _parameters(function)}
+        key = tuple(map(id, functions))
+        params = self._params.get(key)
+        if params is None:
+            params = self._params[key] = {arg.arg for function in functions for arg in _parameters(function)}
         reads = [(call, names) for call, names in reads if params.isdisjoint(names)]
         if not reads:
             return []
