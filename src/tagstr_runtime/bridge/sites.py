@@ -143,7 +143,10 @@ def _site(args: tuple[object, ...], first: bool, specs_vary: bool) -> _Site | No
                 format_spec = None
             else:
                 format_spec = ast.JoinedStr([ast.Constant(spec)])
-            parts.append(ast.Interpolation(value, expr, _CONVERSIONS[conv], format_spec))  # type: ignore[attr-defined, unused-ignore]
+            field = ast.Interpolation(  # type: ignore[attr-defined, unused-ignore]
+                value, expr, _CONVERSIONS[conv], format_spec
+            )
+            parts.append(field)
         else:
             if type(arg) is not Decoded:
                 return None
