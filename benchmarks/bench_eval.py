@@ -212,6 +212,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     repeats = args.repeats or (9 if args.quick else 31)
     target_s = 0.004 if args.quick else 0.01
+    from compiled_speedups import ensure
+
+    print(f"runtime: {ensure()} (natively; Pyodide always runs the pure-Python one)", flush=True)
     native = run_native(repeats, target_s)
     rows: dict[str, dict[str, float] | None] = {
         "function_vs_tstring": None,

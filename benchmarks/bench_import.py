@@ -231,6 +231,9 @@ def main(argv: list[str] | None = None) -> int:
     phases = [phase for phase in args.phases.split(",") if phase]
     warm_clock = "perf_counter" if args.wall else "process_time"
     clocks = {"warm": warm_clock, "cold": "perf_counter", "first": "process_time"}
+    from compiled_speedups import ensure
+
+    print(f"runtime: {ensure()}")
     print(f"Python {sys.version.split()[0]} ({sys.executable}); {count} {args.kind} modules, {runs} interpreters"
           f" per variant and phase, alternating; warm: time.{warm_clock}, cold: time.perf_counter, first: "
           "time.process_time", flush=True)
