@@ -23,7 +23,8 @@ over the repeats of the ratio within each repeat, and the ratio of the
 minima.  Also timed alone, per row: the tag string's evaluation (its
 arguments, as a tag receives them), the bridge making its ``Template`` from
 ready arguments, and the native t-string.  Target: <= 1.05x.  The last line
-is ``BENCH_JSON {...}``.  The checkout's ``src/`` is benchmarked.
+is ``BENCH_JSON {...}``.  The checkout's ``src/`` is benchmarked (``--src DIR``:
+another checkout's).
 """
 
 from __future__ import annotations
@@ -121,7 +122,7 @@ print("TDOM_JSON " + json.dumps({{"python": sys.version.split()[0], "tdom": geta
 '''
 
 
-def run_worker(version: str, rows: int, pages: int, repeats: int) -> dict[str, Any]:
+def run_worker(version: str, rows: int, pages: int, repeats: int, src: Path = SRC) -> dict[str, Any]:
     sys.path.insert(0, str(REPO / "tools"))
     from run_pyodide_tests import _cache_for, ensure_deps, pyodide_command
 
@@ -129,8 +130,8 @@ def run_worker(version: str, rows: int, pages: int, repeats: int) -> dict[str, A
         REPO / ".cache" / "pyodide"
     command = pyodide_command(version, root)
     deps = ensure_deps(_cache_for(version, root), version)  # tdom and markupsafe, as the pyodide env has them
-    code = WORKER.format(src=str(SRC), deps=str(deps), rows=rows, pages=pages, repeats=repeats)
-    done = subprocess.run([*command, "--mount", str(SRC), "--mount", str(deps), "-c", code],
+    code = WORKER.format(src=str(src), deps=str(deps), rows=rows, pages=pages, repeats=repeats)
+    done = subprocess.run([*command, "--mount", str(src), "--mount", str(deps), "-c", code],
                           capture_output=True, text=True, check=False)
     if done.returncode:
         raise SystemExit(f"the Pyodide worker failed:\n{done.stdout}\n{done.stderr}")
@@ -149,8 +150,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pages", type=int, default=10, help="renders per timing")
     parser.add_argument("--repeats", type=int, default=41, help="timings per page")
     parser.add_argument("--pyodide", default="3.14", metavar="X.Y", help="CPython in Pyodide (3.14)")
+    parser.add_argument("--src", type=Path, default=SRC, help="another checkout's src/ (before/after)")
     args = parser.parse_args(argv)
-    result = run_worker(args.pyodide, args.rows, args.pages, args.repeats)
+    result = run_worker(args.pyodide, args.rows, args.pages, args.repeats, args.src.resolve())
     tagged, native = result["ms"]["tag strings"], result["ms"]["native"]
     ratio = statistics.median(a / b for a, b in zip(tagged, native))
     result["ratio"] = {"median_of_ratios": ratio, "ratio_of_minima": min(tagged) / min(native)}

@@ -324,7 +324,7 @@ def test_the_stand_in_is_used_only_before_314() -> None:
     assert Template.__module__ == "string.templatelib" if PY314 else "tagstr_runtime.bridge.template_types"
 
 
-# -- sites (bridge.sites): a tag string met again builds its template as its t-string does --------
+# -- sites (bridge.site_templates): a tag string met again builds its template as its t-string does --------
 
 
 def _evaluations(body: str, values: list[dict[str, Any]], tag: Any) -> list[Any]:

@@ -24,7 +24,7 @@ from typing import Any, Callable, Generic, NoReturn, ParamSpec, TypeVar, overloa
 
 from tagstr_runtime._types import Decoded, Interpolation, RawSpec
 from tagstr_runtime.bridge.kinds import KNOWN, Builder, kind_of_class, qualified_name, read_template
-from tagstr_runtime.bridge.sites import Sites
+from tagstr_runtime.bridge.site_templates import Sites
 from tagstr_runtime.templatelib import Template
 
 __all__ = ["TemplateLibraryTag", "TemplateTag", "accepts_template", "as_tag_args", "template_tag", "to_template"]
@@ -64,7 +64,7 @@ def to_template(*args: Decoded | Interpolation[Any], template_type: type[Any] = 
     return _template_of(args, _builder(template_type), raw)
 
 
-#: the sites ``to_template`` met (3.14's own Template: see ``bridge.sites``)
+#: the sites ``to_template`` met (3.14's own Template: see ``bridge.site_templates``)
 _TO_TEMPLATE_SITES = Sites() if _NATIVE_TEMPLATES else None
 
 
@@ -167,7 +167,7 @@ class TemplateLibraryTag(Generic[R_co]):
         self.raw = raw
         self.__wrapped__ = function
         functools.update_wrapper(self, function)
-        # 3.14's own Template: each site's built as its t-string builds it (bridge.sites)
+        # 3.14's own Template: each site's built as its t-string builds it (bridge.site_templates)
         self._sites = Sites() if _NATIVE_TEMPLATES and template_type is Template and not raw else None
 
     @overload
