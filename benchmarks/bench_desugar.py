@@ -14,7 +14,14 @@ emitter.  This times that alone, without the tool around it:
 * ``typical``: the 9,000-line module of ``typical_module.py`` (html/sql tag
   strings as an application has them);
 * ``dense``: the 20,000-line dense views of ``dense_module.py`` (5,000 tag
-  strings, 10,000 interpolations).
+  strings, 10,000 interpolations);
+* ``modules``: 300 small modules of ``bench_import.py --kind dense`` (ten
+  functions of two tag strings each), compiled to code objects as their first
+  import compiles them (emitter ``code``: ``run.compile.compile_source``, the
+  desugarer then CPython's compile of its tree) against CPython compiling their
+  f-string twins (``twins``): issue 42's row, the desugarer's speed at a
+  project's first import.  The ratio is printed (``bench_import.py --phases
+  first`` times the imports themselves, caches written).
 
 Emitters: ``runtime`` (``Desugaring``'s default: code that runs), ``checker``
 (the mypy plugin's ``checker_tree``), ``lint`` (the flake8 plugin's
@@ -52,7 +59,7 @@ from typing import Callable
 REPO = Path(__file__).resolve().parents[1]
 HERE = Path(__file__).resolve().parent
 
-CORPORA = ("stdlib", "typical", "dense")
+CORPORA = ("stdlib", "typical", "dense", "modules")
 EMITTERS = ("runtime", "checker", "lint")
 #: stdlib folders whose files are test data (some deliberately broken) or not Python's own
 _SKIPPED = re.compile(r"(^|/)(test|tests|idle_test|site-packages|lib2to3)(/|$)")
@@ -77,14 +84,19 @@ def write_corpora(folder: Path) -> dict[str, list[str]]:
     from dense_module import write_dense_pair
     from typical_module import write_module_pair
 
+    from bench_import import write_modules
+
     (folder / "typical").mkdir()
     (folder / "dense").mkdir()
     typical, _ = write_module_pair(folder / "typical", 9000)
     dense, _ = write_dense_pair(folder / "dense", 20000)
+    write_modules(folder / "modules", 300, fstrings=False, kind="dense")
+    write_modules(folder / "twins", 300, fstrings=True, kind="dense")
     return {
         "stdlib": [str(p) for p in stdlib_files()],
         "typical": [str(typical)],
         "dense": [str(dense)],
+        "modules": [str(folder / "modules" / f"mod_{i}.py") for i in range(300)],
     }
 
 
@@ -108,6 +120,18 @@ def _desugar_function(emitter: str) -> Callable[[str, str], object]:
         return lambda text, name: LintDesugaring(text, name, emitter=LintEmitter(), emit_warnings=False)
     if emitter == "compile":  # the baseline: CPython's tree of the source as given
         return lambda text, name: compile(text, name, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    if emitter == "code":  # what a first import does: the builtin fails, the desugarer and compile follow
+        from tagstr_runtime.run.compile import compile_source
+
+        def code(text: str, name: str) -> object:
+            try:
+                return compile(text, name, "exec", dont_inherit=True)
+            except SyntaxError as error:
+                return compile_source(text, name, "exec", 0, True, -1, error)
+
+        return code
+    if emitter == "twins":  # the baseline of ``code``: CPython compiling each module's f-string twin
+        return lambda text, name: compile(text, name.replace("/modules/", "/twins/"), "exec", dont_inherit=True)
     raise SystemExit(f"unknown emitter {emitter!r}")
 
 
@@ -115,6 +139,8 @@ def worker(files: list[str], emitter: str, load_only: bool) -> None:
     """Desugar ``files`` once (after a first desugaring of the first file: imports, caches)
     and print the CPU seconds it took."""
     gc.disable()
+    if emitter == "twins":
+        files = [name.replace("/modules/", "/twins/") for name in files]
     texts = [(Path(name).read_text(encoding="utf-8"), name) for name in files]
     desugar = _desugar_function(emitter)
     desugar(*texts[0])
@@ -187,7 +213,8 @@ def main(argv: list[str] | None = None) -> int:
             lines = sum(Path(f).read_text(encoding="utf-8").count("\n") for f in files[corpus])
             print(f"{corpus}: {len(files[corpus])} files, {lines} lines")
             row: dict[str, object] = {"files": len(files[corpus]), "lines": lines}
-            for emitter in [*emitters, *(["compile"] if corpus == "stdlib" else [])]:
+            chosen = ["code", "twins"] if corpus == "modules" else emitters
+            for emitter in [*chosen, *(["compile"] if corpus == "stdlib" else [])]:
                 if args.instructions:
                     for src in sources:
                         count = (worker_instructions(src, files_list, emitter, False)
@@ -203,6 +230,17 @@ def main(argv: list[str] | None = None) -> int:
                     low, middle = min(found), statistics.median(found)
                     row[f"{emitter}@{src}"] = {"min": round(low, 4), "median": round(middle, 4)}
                     print(f"  {emitter:8s} min {low:.4f}s median {middle:.4f}s   {src}")
+            if corpus == "modules":
+                for src in sources:
+                    code, twins = row.get(f"code@{src}"), row.get(f"twins@{src}")
+                    if isinstance(code, dict) and isinstance(twins, dict):
+                        ratio = code["median"] / twins["median"]
+                    elif isinstance(code, int) and isinstance(twins, int):
+                        ratio = code / twins
+                    else:
+                        continue
+                    row[f"ratio@{src}"] = round(ratio, 3)
+                    print(f"  code / twins: {ratio:.2f}x (target <= 4)   {src}")
             results[corpus] = row
     print("BENCH_JSON " + json.dumps(results, sort_keys=True))
     return 0

@@ -16,9 +16,17 @@ by ``tagstr_runtime.compile`` (standard Python goes to the builtin):
    process; ``--pyodide 3.15`` for 3.15, ``--no-pyodide`` to skip);
 2. ``tag"Hello {name}!"`` at module level vs ``f"Hello {name}!"``, on the
    interpreter running this script;
-3. ``tag"Hello {name}!"`` in a function vs ``f"Hello {name}!"``, on the same.
+3. ``tag"Hello {name}!"`` in a function vs ``f"Hello {name}!"``, on the same;
+4. ``tag"Hello {name}!"`` in a function vs its semantic floor (issue 42): the
+   call, the closure and the 4-tuple the SPEC asks for and nothing else,
+   ``tag(D1, (lambda: name, 'name', None, None), D2)`` with ``D1``, ``D2`` two
+   ready ``Decoded``; on the same.
 
-Targets (issue 28): row 1 <= 2x, row 2 <= 3x, row 3 <= 4x (3.12).  Prints a
+Targets: row 1 <= 2x (issue 42), row 2 <= 3x, row 3 <= 4x (3.12, issue 28),
+row 4 <= 1.25x (3.12, issue 42).  Where the compiled ``_speedups`` is
+importable (``python hatch_build.py`` builds it in ``src/``) the tag string is
+also timed in its pure-Python form (``function: tag string, pure Python``: the
+code and table written without it), side by side, for the gain.  Prints a
 table, then one line ``BENCH_JSON {...}``.  The checkout's ``src/`` is
 benchmarked.
 """
@@ -36,16 +44,21 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 SRC = REPO / "src"
 
-TARGETS = {"function_vs_tstring": 2.0, "module_vs_fstring": 3.0, "function_vs_fstring": 4.0}
+TARGETS = {"function_vs_tstring": 2.0, "module_vs_fstring": 3.0, "function_vs_fstring": 4.0, "function_vs_floor": 1.25}
 
 #: Runs in the measured interpreter (native or Pyodide); prints one JSON line.
 WORKER = r'''
-import gc, itertools, json, sys, time
+import ast, gc, itertools, json, sys, time
 sys.path.insert(0, {src!r})
 import tagstr_runtime
+from tagstr_runtime import _rt
+from tagstr_runtime._types import Decoded
+from tagstr_runtime.desugarer.emit import RuntimeEmitter
+from tagstr_runtime.frontend import Desugaring
 
 REPEATS, TARGET_S = {repeats}, {target_s}
 clock = getattr(time, {clock!r})
+D1, D2 = Decoded("Hello "), Decoded("!")
 
 def tag(*args):
     return args
@@ -71,11 +84,21 @@ STATEMENTS = {{
 }}
 if sys.version_info >= (3, 14):
     STATEMENTS["t-string, tag(t...)"] = 'tag(t"Hello {{name}}!")'
+FLOOR = "tag(D1, (lambda: name, 'name', None, None), D2)"  # call + closure + 4-tuple
 
 
-def in_function(stmt):
-    namespace = {{"tag": tag, "__name__": "bench"}}
-    exec(tagstr_runtime.compile(IN_FUNCTION.format(stmt=stmt), "<in-function>", "exec"), namespace)
+def in_function(stmt, pure=False):
+    namespace = {{"tag": tag, "D1": D1, "D2": D2, "__name__": "bench"}}
+    text = IN_FUNCTION.format(stmt=stmt)
+    if pure:  # as without _speedups: the 4-tuple form, and the class as slot 0
+        tree = Desugaring(text, "<in-function>", emitter=RuntimeEmitter(compiled=False, salt="pure")).tree
+        saved, _rt._by_fields = _rt._by_fields, None
+        try:
+            exec(compile(tree, "<in-function>", "exec"), namespace)
+        finally:
+            _rt._by_fields = saved
+    else:
+        exec(tagstr_runtime.compile(text, "<in-function>", "exec"), namespace)
     inner = namespace["inner"]
     return lambda n: inner(itertools.repeat(None, n), clock)
 
@@ -96,6 +119,9 @@ for label, stmt in STATEMENTS.items():
     timers["function: " + label] = in_function(stmt)
     if "t-string" not in label:
         timers["module: " + label] = at_module(stmt)
+timers["function: floor (call + closure + 4-tuple)"] = in_function(FLOOR)
+if _rt.SPEEDUPS:
+    timers["function: tag string, pure Python"] = in_function(STATEMENTS["tag string"], pure=True)
 slowest = timers["function: tag string"]
 slowest(1000)
 n = 1000
@@ -112,7 +138,8 @@ try:
             ns[label].append(run(n) / n * 1e9)
 finally:
     gc.enable()
-print("EVAL_JSON " + json.dumps({{"python": sys.version.split()[0], "loops": n, "clock": {clock!r}, "ns": ns}}))
+print("EVAL_JSON " + json.dumps({{"python": sys.version.split()[0], "loops": n, "clock": {clock!r}, "ns": ns,
+                                 "speedups": _rt.SPEEDUPS}}))
 '''
 
 
@@ -185,12 +212,18 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     repeats = args.repeats or (9 if args.quick else 31)
     target_s = 0.004 if args.quick else 0.01
+    from compiled_speedups import ensure
+
+    print(f"runtime: {ensure()} (natively; Pyodide always runs the pure-Python one)", flush=True)
     native = run_native(repeats, target_s)
     rows: dict[str, dict[str, float] | None] = {
         "function_vs_tstring": None,
         "module_vs_fstring": ratio(native, "module: tag string", "module: f-string"),
         "function_vs_fstring": ratio(native, "function: tag string", "function: f-string"),
+        "function_vs_floor": ratio(native, "function: tag string", "function: floor (call + closure + 4-tuple)"),
     }
+    if "function: tag string, pure Python" in native["ns"]:
+        rows["compiled_gain"] = ratio(native, "function: tag string, pure Python", "function: tag string")
     pyodide = None
     if not args.no_pyodide:
         pyodide = run_pyodide(args.pyodide, repeats, target_s)
@@ -207,6 +240,11 @@ def main(argv: list[str] | None = None) -> int:
                rows["module_vs_fstring"]))
     print(_row(f"3. tag string in a function / f-string, {native['python']}", "function_vs_fstring",
                rows["function_vs_fstring"]))
+    print(_row(f"4. tag string in a function / its semantic floor, {native['python']}", "function_vs_floor",
+               rows["function_vs_floor"]))
+    gain = rows.get("compiled_gain")
+    print(f"    compiled Interpolation (_speedups): {'on' if native['speedups'] else 'not built'}"
+          + (f"; pure Python / compiled, in a function: {gain['median_of_ratios']:.2f}x" if gain else ""))
     print("BENCH_JSON " + json.dumps({"native": native, "pyodide": pyodide, "rows": rows}, sort_keys=True))
     return 0
 

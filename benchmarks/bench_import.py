@@ -18,7 +18,16 @@ includes what a tag-string module pays once per process (``_rt`` and
   does not count; ``--wall`` for the wall clock);
 - **cold**: the modules' sources and caches dropped from the page cache
   first (``posix_fadvise``, those files only), so each file read reaches
-  the disk; wall clock.
+  the disk; wall clock;
+- **first**: no cache at all (the modules' pycs removed first), so each
+  module is compiled, the tag-string ones desugared, and its cache written,
+  as at the first import of a project; the process's CPU time.  Issue 42's
+  row: the desugarer's speed against CPython compiling the twins.
+
+``--kind dense`` is issue 42's shape (ten functions of two tag strings each,
+37 interpolations per module); ``--src DIR`` (repeatable) adds the tag-string
+modules imported with another checkout's ``src/`` (its own folder and caches),
+for before/after figures in one run.
 
 Prints each time (median and minimum over the runs), the ratio of the
 medians, the mean size of a cache file, and with ``--strace`` the
@@ -46,7 +55,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 from typical_module import BLOCK, HEADER, _written  # noqa: E402
 
-TARGETS = {"warm": 1.3, "cold": 4.0}
+TARGETS = {"warm": 1.3, "cold": 4.0, "first": 4.0}
 
 #: The tags both variants call, importing nothing of ``tagstr_runtime``: what the
 #: tag-string modules need of it (``_rt``, ``_types``) is on their bill.
@@ -105,8 +114,25 @@ def page(title, body, count):
 FOOTER = «html:"<footer>page {n}</footer>"»
 '''
 
+
+def _dense() -> str:
+    """Issue 42's dense shape: ten small functions with two tag strings each (37 interpolations)."""
+    views = []
+    for k in range(10):
+        first = ("«sql:\"SELECT name FROM users WHERE id = {user.id} AND org = {org}\"»" if k % 3 == 0 else
+                 "«html:\"<h2 class='{css}'>{user.name:>20}</h2>\"»")
+        second = ("«html:\"<p>{len(items)} items</p>\"»" if k in (3, 7, 9) else
+                  "«html:\"<p>{len(items)} items for {user.email!r}</p>\"»")
+        views.append(f"""
+
+def view_{k}(user, items, css, org):
+    return {first}, {second}
+""")
+    return '"""Views (generated for the import benchmark, {n})."""\n\nfrom tags import html, sql\n' + "".join(views)
+
+
 #: ``--kind``: the module written ``--modules`` times
-KINDS = {"typical": HEADER + BLOCK, "small": SMALL}
+KINDS = {"typical": HEADER + BLOCK, "small": SMALL, "dense": _dense()}
 
 
 def write_modules(folder: Path, count: int, fstrings: bool, kind: str = "typical") -> None:
@@ -138,16 +164,23 @@ def _env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if not k.startswith("PYTHON") and k != "TAGSTR_AUTOLOAD"}
 
 
-def _command(folder: Path, count: int, clock: str) -> list[str]:
-    script = _SCRIPT.format(src=str(SRC), folder=str(folder), count=count, clock=clock)
+def _command(folder: Path, count: int, clock: str, src: Path = SRC) -> list[str]:
+    script = _SCRIPT.format(src=str(src), folder=str(folder), count=count, clock=clock)
     return [sys.executable, "-S", "-c", script]
 
 
-def _run(folder: Path, count: int, clock: str) -> float:
-    done = subprocess.run(_command(folder, count, clock), capture_output=True, text=True, env=_env(), check=False)
+def _run(folder: Path, count: int, clock: str, src: Path = SRC) -> float:
+    done = subprocess.run(_command(folder, count, clock, src), capture_output=True, text=True, env=_env(),
+                          check=False)
     if done.returncode:
         raise RuntimeError(f"importing from {folder} failed:\n{done.stderr}")
     return float(done.stdout)
+
+
+def drop_caches(folder: Path) -> None:
+    """The modules' bytecode caches removed: the next import compiles (desugars) and writes them."""
+    for path in (folder / "__pycache__").glob("mod_*.pyc"):
+        path.unlink()
 
 
 def _syscalls_per_module(folder: Path, count: int) -> dict[str, float] | None:
@@ -171,61 +204,86 @@ def _syscalls_per_module(folder: Path, count: int) -> dict[str, float] | None:
             if counts[1].get(name, 0) != counts[0].get(name, 0)}
 
 
+PHASES = {
+    "warm": "files in the page cache",
+    "cold": "files dropped from the page cache",
+    "first": "no cache: compiled (tag strings: desugared) and cached",
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--modules", type=int, default=400)
     parser.add_argument("--kind", choices=KINDS, default="typical",
-                        help="typical: typical_module.py's block; small: five tag strings in four functions")
+                        help="typical: typical_module.py's block; small: five tag strings in four functions; "
+                             "dense: ten functions of two tag strings each (issue 42)")
     parser.add_argument("--runs", type=int, default=11, help="fresh interpreters per variant and phase")
     parser.add_argument("--quick", action="store_true", help="3 runs")
     parser.add_argument("--strace", action="store_true", help="count file-system calls per module")
     parser.add_argument("--wall", action="store_true",
                         help="warm: time.perf_counter (wall clock) instead of the process's CPU time")
+    parser.add_argument("--src", action="append", type=Path, default=[], metavar="DIR",
+                        help="also the tag-string modules with another checkout's src/ (repeatable: before/after)")
+    parser.add_argument("--phases", default="warm,cold,first", help="any of warm, cold, first")
     args = parser.parse_args(argv)
     runs = 3 if args.quick else args.runs
     count = args.modules
+    phases = [phase for phase in args.phases.split(",") if phase]
     warm_clock = "perf_counter" if args.wall else "process_time"
-    clocks = {"warm": warm_clock, "cold": "perf_counter"}
+    clocks = {"warm": warm_clock, "cold": "perf_counter", "first": "process_time"}
+    from compiled_speedups import ensure
+
+    print(f"runtime: {ensure()}")
     print(f"Python {sys.version.split()[0]} ({sys.executable}); {count} {args.kind} modules, {runs} interpreters"
-          f" per variant"
-          f" and phase; warm: time.{warm_clock}, cold: time.perf_counter", flush=True)
+          f" per variant and phase, alternating; warm: time.{warm_clock}, cold: time.perf_counter, first: "
+          "time.process_time", flush=True)
     tagged, twin = "tag strings, hook cache", "f-string twins, pycs"
+    srcs = {tagged: SRC, twin: SRC}
+    for extra in args.src:
+        srcs[f"tag strings, {extra.resolve()}"] = extra.resolve()
     with tempfile.TemporaryDirectory(prefix="tagstr-bench-import-") as tmp:
-        folders = {tagged: Path(tmp) / "tagged", twin: Path(tmp) / "twins"}
+        folders = {label: Path(tmp) / f"variant{index}" for index, label in enumerate(srcs)}
         for label, folder in folders.items():
             write_modules(folder, count, fstrings=label == twin, kind=args.kind)
-            _run(folder, count, "perf_counter")  # writes the caches
+            _run(folder, count, "perf_counter", srcs[label])  # writes the caches
         tagged_cache = sorted((folders[tagged] / "__pycache__").glob("mod_*.pyc"))
-        twin_cache = sorted((folders[twin] / "__pycache__").glob("mod_*.pyc"))
         if len(tagged_cache) != count or any(".tagstr-" not in p.name for p in tagged_cache):
             raise RuntimeError(f"expected {count} hook caches, found {[p.name for p in tagged_cache][:5]}...")
-        sizes = {tagged: statistics.mean(p.stat().st_size for p in tagged_cache),
-                 twin: statistics.mean(p.stat().st_size for p in twin_cache)}
-        times: dict[str, dict[str, list[float]]] = {label: {"cold": [], "warm": []} for label in folders}
+        sizes = {label: statistics.mean(p.stat().st_size for p in (folder / "__pycache__").glob("mod_*.pyc"))
+                 for label, folder in folders.items()}
+        times: dict[str, dict[str, list[float]]] = {label: {phase: [] for phase in phases} for label in folders}
         can_evict = True
-        for _ in range(runs):  # interleaved: drift hits both variants alike
+        for _ in range(runs):  # interleaved: drift hits every variant alike
             for label, folder in folders.items():
-                times[label]["warm"].append(_run(folder, count, clocks["warm"]))
-                can_evict = evict(folder)
-                if can_evict:
-                    times[label]["cold"].append(_run(folder, count, clocks["cold"]))
+                src = srcs[label]
+                if "warm" in phases:
+                    times[label]["warm"].append(_run(folder, count, clocks["warm"], src))
+                if "cold" in phases:
+                    can_evict = evict(folder)
+                    if can_evict:
+                        times[label]["cold"].append(_run(folder, count, clocks["cold"], src))
+                if "first" in phases:
+                    drop_caches(folder)
+                    times[label]["first"].append(_run(folder, count, clocks["first"], src))
         calls = {label: _syscalls_per_module(folder, count) for label, folder in folders.items()} \
             if args.strace else {}
     result: dict[str, Any] = {"python": sys.version.split()[0], "modules": count, "kind": args.kind, "runs": runs,
-                              "clocks": clocks, "cache_bytes": {k: round(v) for k, v in sizes.items()}}
+                              "clocks": clocks, "cache_bytes": {k: round(v) for k, v in sizes.items()},
+                              "srcs": {label: str(src) for label, src in srcs.items()}}
     print(f"  mean cache file: {sizes[tagged]:,.0f} bytes (tag strings) vs {sizes[twin]:,.0f} (twins' pycs)")
-    for phase in ("warm", "cold"):
+    for phase in phases:
         if not times[tagged][phase]:
             print(f"  {phase}: not measured (no posix_fadvise to drop the files from the page cache)")
             continue
         med = {label: statistics.median(times[label][phase]) * 1e3 for label in folders}
         low = {label: min(times[label][phase]) * 1e3 for label in folders}
-        ratio = med[tagged] / med[twin]
-        result[phase] = {"ms_median": med, "ms_min": low, "ratio": ratio}
-        what = "files in the page cache" if phase == "warm" else "files dropped from the page cache"
-        print(f"  {phase} ({what}): importing {count} modules in a fresh interpreter, ms (median / min)")
+        ratios = {label: med[label] / med[twin] for label in folders if label != twin}
+        ratio = ratios[tagged]
+        result[phase] = {"ms_median": med, "ms_min": low, "ratio": ratio, "ratios": ratios}
+        print(f"  {phase} ({PHASES[phase]}): importing {count} modules in a fresh interpreter, ms (median / min)")
         for label in folders:
-            print(f"      {label:<26} {med[label]:>9.1f} / {low[label]:.1f}")
+            print(f"      {label:<26} {med[label]:>9.1f} / {low[label]:.1f}"
+                  + (f"   {ratios[label]:.2f}x" if label in ratios else ""))
         verdict = "OK  " if ratio <= TARGETS[phase] else "MISS"
         print(f"    ratio of medians {ratio:>6.2f}x   {verdict} (target <= {TARGETS[phase]:g})")
     for label, per_module in calls.items():

@@ -46,6 +46,9 @@ REPO = Path(__file__).resolve().parents[1]
 SRC = REPO / "src"
 sys.path.insert(0, str(SRC))
 
+from compiled_speedups import ensure  # noqa: E402
+
+RUNTIME = ensure()  # the compiled Interpolation constructor, built in src/ where it can be
 import tagstr_runtime  # noqa: E402  (after the path set-up, on purpose)
 from tagstr_runtime import Decoded, DecodedConcrete, Interpolation, InterpolationConcrete  # noqa: E402
 
@@ -769,7 +772,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = QUICK if args.quick else FULL
     only = set(args.only.split(","))
     print(f"Python {sys.version.split()[0]} ({sys.executable}), tagstr_runtime {tagstr_runtime.__version__}"
-          f"{', --quick' if args.quick else ''}", flush=True)
+          f"{', --quick' if args.quick else ''}; runtime: {RUNTIME}", flush=True)
     results: dict[str, Any] = {}
     modules = generate_modules()
     if only & {"b", "c"}:

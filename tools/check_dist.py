@@ -8,7 +8,11 @@
    sdist forgets would make them differ;
 4. both distributions must pass ``twine check`` (metadata, README rendering);
 5. the wheel must carry what the package needs beyond its modules: the
-   start-up hook file(s), ``py.typed``, the entry points, the licence.
+   start-up hook file(s), ``py.typed``, the entry points, the licence;
+6. the optional compiled ``tagstr_runtime._speedups`` (``hatch_build.py``): a
+   wheel that carries it is tagged for its interpreter and platform and holds
+   one binary of it; with ``TAGSTR_PURE_PYTHON=1`` the wheel built from the sdist
+   is the pure ``py3-none-any`` one, without it.
 
 Needs ``build`` and ``twine`` (the ``package`` tox env installs them).
 Exits 0 when everything holds, 1 with the reasons otherwise.
@@ -16,6 +20,7 @@ Exits 0 when everything holds, 1 with the reasons otherwise.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tempfile
@@ -33,9 +38,34 @@ REQUIRED_IN_WHEEL = (
 REQUIRED_ENTRY_POINTS = ("[pytest11]", "[flake8.extension]", "[hatch]", "[pyinstaller40]")
 
 
-def build(outdir: Path, *args: str) -> None:
-    subprocess.run([sys.executable, "-m", "build", "--outdir", str(outdir), *args, str(REPO)],
-                   check=True, stdout=subprocess.DEVNULL)
+def build(outdir: Path, *args: str, source: Path = REPO, env: dict[str, str] | None = None) -> None:
+    subprocess.run([sys.executable, "-m", "build", "--outdir", str(outdir), *args, str(source)],
+                   check=True, stdout=subprocess.DEVNULL, env=env)
+
+
+def wheel_tags(dist_info: str, wheel: dict[str, bytes]) -> list[str]:
+    lines = wheel.get(f"{dist_info}/WHEEL", b"").decode().splitlines()
+    return [line.split(":", 1)[1].strip() for line in lines if line.startswith("Tag:")]
+
+
+def check_speedups(wheel_path: Path, files: dict[str, bytes], pure: bool) -> list[str]:
+    """What a wheel must hold of the compiled module: nothing in a pure wheel, one binary in the other."""
+    names = set(files)
+    dist_info = next(n.split("/")[0] for n in names if n.endswith(".dist-info/METADATA"))
+    tags = wheel_tags(dist_info, files)
+    binaries = [n for n in names if n.startswith("tagstr_runtime/_speedups.") and n.endswith((".so", ".pyd"))]
+    problems = []
+    if pure or tags == ["py3-none-any"]:
+        if tags != ["py3-none-any"] or binaries:
+            problems.append(f"{wheel_path.name}: a pure wheel must be py3-none-any without binaries: {tags}, "
+                            f"{binaries}")
+    elif len(binaries) != 1 or any(tag.startswith("py3-none") for tag in tags):
+        problems.append(f"{wheel_path.name}: a wheel with the compiled module needs one binary and a platform "
+                        f"tag: {tags}, {binaries}")
+    for required in ("tagstr_runtime/_speedups.c", "tagstr_runtime/_speedups.pyi"):
+        if required not in names:
+            problems.append(f"{wheel_path.name} lacks {required}")
+    return problems
 
 
 def contents(wheel: Path) -> dict[str, bytes]:
@@ -74,6 +104,15 @@ def main() -> int:
                 problems.append(f"the wheel's entry points lack {section}")
         if not any(n.startswith(f"{dist_info}/licenses/") for n in names):
             problems.append("the wheel carries no licence file")
+        problems += check_speedups(wheels[0], ours, pure=False)
+        pure_dir = Path(tmp, "pure")  # the pure wheel, from the sdist, where a compiler exists too
+        env = {**os.environ, "TAGSTR_PURE_PYTHON": "1"}
+        build(pure_dir, "--wheel", source=sdists[0], env=env)
+        pure_wheels = sorted(pure_dir.glob("*.whl"))
+        if len(pure_wheels) != 1:
+            problems.append(f"TAGSTR_PURE_PYTHON=1 built {pure_wheels}")
+        else:
+            problems += check_speedups(pure_wheels[0], contents(pure_wheels[0]), pure=True)
         check = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", *map(str, sdists + wheels)],
                                capture_output=True, text=True)
         if check.returncode != 0:
@@ -82,7 +121,7 @@ def main() -> int:
     for problem in problems:
         print(f"problem: {problem}")
     if not problems:
-        print("OK: the wheel from the sdist is the wheel from the tree; twine check passed")
+        print("OK: the wheel from the sdist is the wheel from the tree; the pure wheel is pure; twine check passed")
     return 1 if problems else 0
 
 

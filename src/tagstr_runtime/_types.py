@@ -12,8 +12,6 @@ one 4-item sequence.  ``InterpolationConcrete`` is the PEP's keyword-friendly
 spelling for hand-written code.
 """
 
-from __future__ import annotations
-
 from _operator import itemgetter  # operator's C half: the module itself costs more than this one
 
 __all__ = [
@@ -27,7 +25,9 @@ __all__ = [
     "is_interpolation",
 ]
 
-# No ``typing`` at run time (nor ``operator`` or ``types``): every module with tag
+# No ``typing`` at run time (nor ``operator``, ``types`` or ``__future__``, which
+# ``from __future__ import annotations`` imports: annotations naming what only type
+# checkers see are quoted instead): every module with tag
 # strings imports this one, and ``typing`` (about 10 ms) would be what a program of
 # such modules pays at start-up that its f-string twin does not.  Type checkers read the ``TYPE_CHECKING`` branches;
 # ``TagFunction`` and ``Conversion``, which need ``typing``, are built on first use.
@@ -72,7 +72,7 @@ class Decoded(str):
     #: and then no ``__dict__`` is ever made (``_rt.table`` builds them so)
     _raw: str | None = None
 
-    def __new__(cls, value: str, /, raw: str | None = None) -> Decoded:
+    def __new__(cls, value: str, /, raw: "str | None" = None) -> "Decoded":
         if raw is not None:
             return cls._from_parts(value, raw)
         from tagstr_runtime.syntax.escapes import cook
@@ -80,7 +80,7 @@ class Decoded(str):
         return cls._from_parts(cook(value), value)
 
     @classmethod
-    def _from_parts(cls, cooked: str, raw: str) -> Decoded:
+    def _from_parts(cls, cooked: str, raw: str) -> "Decoded":
         """Build without re-cooking; the desugarer cooked (and validated) at compile time."""
         self = str.__new__(cls, cooked)
         if raw != cooked:
@@ -99,7 +99,7 @@ class Decoded(str):
             return f"Decoded({cooked})"
         return f"Decoded({cooked}, raw={self._raw!r})"
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> "tuple[Any, ...]":
         return (_decoded_from_parts, (str(self), self.raw))
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -108,7 +108,7 @@ class Decoded(str):
         raise AttributeError(f"tagstr_runtime.Decoded is immutable; cannot set {name!r}")
 
 
-def _decoded_from_parts(cooked: str, raw: str) -> Decoded:
+def _decoded_from_parts(cooked: str, raw: str) -> "Decoded":
     return Decoded._from_parts(cooked, raw)
 
 
@@ -125,7 +125,7 @@ class RawSpec(str):
     _error: str
 
     @classmethod
-    def _from_parts(cls, raw: str, cooked: str | None, error: str = "") -> RawSpec:
+    def _from_parts(cls, raw: str, cooked: "str | None", error: str = "") -> "RawSpec":
         self = str.__new__(cls, raw)
         object.__setattr__(self, "_cooked", cooked)
         object.__setattr__(self, "_error", error)
@@ -137,14 +137,14 @@ class RawSpec(str):
             raise ValueError(f'format spec {str(self)!r}: {self._error} (t"..." rejects it)')
         return self._cooked
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> "tuple[Any, ...]":
         return (_raw_spec_from_parts, (str(self), self._cooked, self._error))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"a format spec is immutable; cannot set {name!r}")
 
 
-def _raw_spec_from_parts(raw: str, cooked: str | None, error: str) -> RawSpec:
+def _raw_spec_from_parts(raw: str, cooked: "str | None", error: str) -> "RawSpec":
     return RawSpec._from_parts(raw, cooked, error)
 
 
@@ -164,7 +164,7 @@ class Interpolation(_Fields[T_co], Generic[T_co]):
             cls,
             fields: tuple[Callable[[], T_co], str, Conversion | None, str | None],
             /,
-        ) -> Interpolation[T_co]: ...
+        ) -> "Interpolation[T_co]": ...
 
         @property
         def getvalue(self) -> Callable[[], T_co]: ...
@@ -208,18 +208,18 @@ class InterpolationConcrete(Interpolation["Any"]):
 
     def __new__(
         cls,
-        getvalue: Callable[[], Any],
+        getvalue: "Callable[[], Any]",
         expr: str,
-        conv: Conversion | None = None,
-        format_spec: str | None = None,
-    ) -> InterpolationConcrete:
+        conv: "Conversion | None" = None,
+        format_spec: "str | None" = None,
+    ) -> "InterpolationConcrete":
         return tuple.__new__(cls, (getvalue, expr, conv, format_spec))
 
 
 DecodedConcrete = Decoded
 
 
-def is_interpolation(arg: Decoded | Interpolation[T], /) -> TypeIs[Interpolation[T]]:
+def is_interpolation(arg: "Decoded | Interpolation[T]", /) -> "TypeIs[Interpolation[T]]":
     """``isinstance(arg, Interpolation)`` for a type checker that must keep ``T``.
 
     mypy (2.0 to 2.4) narrows ``isinstance(arg, Interpolation)`` and

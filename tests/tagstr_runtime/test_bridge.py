@@ -322,3 +322,95 @@ def test_bridged_templates_pickle() -> None:
 def test_the_stand_in_is_used_only_before_314() -> None:
     assert NATIVE is PY314
     assert Template.__module__ == "string.templatelib" if PY314 else "tagstr_runtime.bridge.template_types"
+
+
+# -- sites (bridge.site_templates): a tag string met again builds its template as its t-string does --------
+
+
+def _evaluations(body: str, values: list[dict[str, Any]], tag: Any) -> list[Any]:
+    """``tt<body>`` evaluated in one function, once per ``values``, with one ``template_tag``."""
+    names = sorted({name for given in values for name in given})
+    namespace: dict[str, Any] = {"tt": tag}
+    source = f"def evaluate({', '.join(names)}):\n    return tt{body}\n"
+    exec(tagstr_runtime.compile(source, "<sites>", "exec"), namespace)
+    return [namespace["evaluate"](**given) for given in values]
+
+
+@pytest.mark.parametrize(("body", "strings", "interpolations"), SAME_AS_314)
+def test_a_site_met_again_builds_what_a_t_string_builds(
+    body: str, strings: tuple[str, ...], interpolations: list[tuple[Any, ...]]
+) -> None:
+    """The first evaluation, the second (which compiles the site) and the later ones all build
+    what the general way builds; on 3.14 the strings are then one object, as a t-string's are."""
+    tag = template_tag(identity)
+    values = [{**NAMES, "x": x} for x in (1, 1, 1, 1)]
+    built = _evaluations(body, values, tag)
+    for template in built:
+        assert structure(template) == (strings, interpolations)
+    sites = tag._sites
+    compiled = sites is not None and any(
+        site.count >= 0 for known in (sites.after_text, sites.after_field) for site in known.values()
+    )
+    if compiled:
+        assert built[2].strings is built[3].strings  # the strings are the site's constant
+
+
+def test_on_3_14_a_site_met_twice_is_compiled_and_shares_its_strings() -> None:
+    tag = template_tag(identity)
+    given = [("a", 1), ("b", 2), ("c", 3), ("d", 4)]  # met once, compiled, then built by its function
+    built = _evaluations('"<p class={c}>{x}</p>"', [{"c": c, "x": x} for c, x in given], tag)
+    assert [structure(t) for t in built] == [
+        (("<p class=", ">", "</p>"), [(c, "c", None, ""), (x, "x", None, "")]) for c, x in given
+    ]
+    assert (built[2].strings is built[3].strings) == PY314
+    if PY314:
+        assert built[2].strings is _evaluations('"<p class={c}>{x}</p>"', [{"c": "d", "x": 4}], tag)[0].strings
+
+
+def test_a_site_s_values_and_varying_specs() -> None:
+    tag = template_tag(identity)
+    values = [{"x": x, "w": w, "y": y} for x, w, y in [(1, 3, "a"), (2, 4, "b"), (3.5, 6, "c"), (4, 2, "d")]]
+    for given, template in zip(values, _evaluations('"<p>{x!r:>{w}}</p>{y}{x=}z{y:>3}"', values, tag)):
+        x, w, y = given["x"], given["w"], given["y"]
+        assert structure(template) == (
+            ("<p>", "</p>", "x=", "z", ""),
+            [(x, "x", "r", f">{w}"), (y, "y", None, ""), (x, "x", "r", ""), (y, "y", None, ">3")],
+        )
+
+
+def test_a_call_like_a_site_with_other_fields_takes_the_general_way() -> None:
+    """A site is known by its texts, and checked field by field: a call by hand with the same
+    texts and another expression, conversion or spec gets what it passes."""
+    tag = template_tag(identity)
+    for _ in range(3):
+        _evaluations('"<p>{x}</p>"', [{"x": 1}], tag)
+    made = {
+        "expression": (Decoded("<p>"), Interpolation((lambda: 2, "other", None, None)), Decoded("</p>")),
+        "conversion": (Decoded("<p>"), Interpolation((lambda: 2, "x", "r", None)), Decoded("</p>")),
+        "spec": (Decoded("<p>"), Interpolation((lambda: 2, "x", None, ">4")), Decoded("</p>")),
+        "more parts": (Decoded("<p>"), Interpolation((lambda: 2, "x", None, None)), Decoded("</p>"),
+                       Interpolation((lambda: 3, "y", None, None))),
+    }
+    expected = {
+        "expression": [(2, "other", None, "")], "conversion": [(2, "x", "r", "")], "spec": [(2, "x", None, ">4")],
+        "more parts": [(2, "x", None, ""), (3, "y", None, "")],
+    }
+    for _ in range(3):
+        for name, args in made.items():
+            assert structure(tag(*args))[1] == expected[name], name
+    with pytest.raises(TypeError, match="a tag takes Decoded and Interpolation arguments"):
+        tag(Decoded("<p>"), 3, Decoded("</p>"))
+
+
+def test_a_value_error_of_getvalue_reaches_the_caller_once() -> None:
+    calls: list[int] = []
+
+    def boom() -> int:
+        calls.append(1)
+        raise LookupError("no value")
+
+    tag = template_tag(identity)
+    for _ in range(4):
+        with pytest.raises(LookupError, match="no value"):
+            _evaluations('"<p>{boom()}</p>"', [{"boom": boom}], tag)
+    assert len(calls) == 4

@@ -20,6 +20,7 @@ import pytest
 import tagstr_runtime
 from tagstr_runtime import _importhook
 from tagstr_runtime.run import compile as _compile
+from tagstr_runtime import _rt
 from tagstr_runtime.desugarer import fingerprint as _fingerprint
 from clean_python import clean_env
 
@@ -205,13 +206,31 @@ def test_fingerprint_is_computed_once_and_covers_version_and_sources(
     monkeypatch.setattr(tagstr_runtime, "__version__", "9.9.9")
     assert _fingerprint._compute() != first
     monkeypatch.undo()
-    real_read = _fingerprint._read
+    real_stamp = _fingerprint._stamp
+
+    def touched(path: str) -> tuple[int, int] | None:  # syntax/parser.py edited: a new time
+        stamp = real_stamp(path)
+        return (stamp[0], stamp[1] + 1) if stamp is not None and path.endswith("parser.py") else stamp
+
+    monkeypatch.setattr(_fingerprint, "_stamp", touched)
+    assert _fingerprint._compute() != first
+    monkeypatch.undo()
+    real_read = _fingerprint._read  # a zipped install (no times): the bytes
+    monkeypatch.setattr(_fingerprint, "_stamp", lambda path: None)
+    zipped = _fingerprint._compute()
     monkeypatch.setattr(
         _fingerprint, "_read",
         lambda path: (real_read(path) or b"") + (b"#" if path.endswith("syntax/parser.py") else b""),
     )
+    assert _fingerprint._compute() != zipped
+    monkeypatch.undo()
+    monkeypatch.setattr("tagstr_runtime._rt.SPEEDUPS", 0 if _rt.SPEEDUPS else 1)  # the other form of code
     assert _fingerprint._compute() != first
     assert "syntax/parser.py" in _fingerprint.DESUGARER_FILES and "_rt.py" in _fingerprint.DESUGARER_FILES
+    # the names are the package's files (the fingerprint once looked for them beside itself, in
+    # desugarer/, found none and hashed the version alone)
+    package = Path(tagstr_runtime.__file__).parent
+    assert [name for name in _fingerprint.DESUGARER_FILES if not (package / name).is_file()] == []
 
 
 @pytest.mark.subprocess
@@ -257,7 +276,9 @@ def test_fingerprint_covers_every_module_the_desugarer_uses() -> None:
     assert ran.returncode == 0, ran.stderr
     loaded = set(ran.stdout.split())  # paths in the package: "desugarer/generator.py", "analysis/sites.py"
     assert "desugarer/generator.py" in loaded and "_rt.py" in loaded  # the check sees the desugarer
-    assert loaded - set(_fingerprint.DESUGARER_FILES) <= {"desugarer/fingerprint.py"}, loaded
+    # the compiled _speedups: named by its ABI (_rt.SPEEDUPS), which the fingerprint hashes
+    compiled = {path for path in loaded if path.startswith("_speedups.") and not path.endswith(".py")}
+    assert loaded - compiled - set(_fingerprint.DESUGARER_FILES) <= {"desugarer/fingerprint.py"}, loaded
 
 
 @pytest.mark.subprocess

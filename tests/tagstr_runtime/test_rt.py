@@ -13,14 +13,19 @@ import pytest
 
 import tagstr_runtime
 from tagstr_runtime import Decoded, Interpolation
-from tagstr_runtime._rt import table
+from tagstr_runtime import _rt
+from tagstr_runtime._rt import fields_table, table
 
 SRC = Path(tagstr_runtime.__file__).resolve().parents[1]
 
 
 def test_table_slots() -> None:
     built = table(("plain", "caf\u00e9\n"), ((1, "caf\\u00e9\\n"),))
-    assert built[0] is Interpolation
+    made = built[0]((len, "len", None, None))  # the class, or the compiled constructor (_speedups)
+    assert type(made) is Interpolation and made == (len, "len", None, None)
+    assert (built[0] is Interpolation) == (not _rt.SPEEDUPS)
+    by_fields = fields_table(("plain",))[0](len, "len", "r", ">3")
+    assert type(by_fields) is Interpolation and by_fields == (len, "len", "r", ">3")
     plain, escaped = built[1:]
     assert type(plain) is Decoded and type(escaped) is Decoded
     assert (str(plain), plain.raw) == ("plain", "plain")

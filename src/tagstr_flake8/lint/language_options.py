@@ -43,4 +43,4 @@ def parse_language_options(options: argparse.Namespace) -> None:
         except ValueError as exc:
             raise SystemExit(f"flake8: {exc}") from None
         configure(mapping, dialect)
-    share_notes()
+    share_notes(options)

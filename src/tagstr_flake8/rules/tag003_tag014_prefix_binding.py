@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import ast
 import sys
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 from weakref import WeakKeyDictionary
 
 from tagstr_runtime.frontend import STRING_PREFIXES, TEMPLATE_PREFIXES
@@ -68,37 +68,41 @@ _COMPOUND = tuple(
 )
 
 
-def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
-    """Every statement, nested ones included, without visiting expressions (nor importing the
-    analysis layer: most files bind no prefix name)."""
-    todo = [body]
-    while todo:
-        for stmt in todo.pop():
-            yield stmt
-            if not isinstance(stmt, _COMPOUND):
-                continue
-            for field in ("body", "orelse", "finalbody"):
-                nested = getattr(stmt, field, None)
-                if nested:
-                    todo.append(nested)
-            for holder in getattr(stmt, "handlers", ()) or getattr(stmt, "cases", ()):
-                todo.append(holder.body)
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_IMPORTS = (ast.Import, ast.ImportFrom)
+#: the names a statement binds, by its class (only these bind a prefix name here)
+_BINDS: dict[type[ast.AST], Callable[[Any], list[str]]] = {
+    **dict.fromkeys(_DEFINITIONS, lambda node: [node.name]),
+    ast.Assign: lambda node: [t.id for t in node.targets if type(t) is ast.Name],
+    ast.AnnAssign: lambda node: [node.target.id] if type(node.target) is ast.Name else [],
+    **dict.fromkeys(_IMPORTS, lambda node: [(alias.asname or alias.name).partition(".")[0] for alias in node.names]),
+}
+_NESTED = ("body", "orelse", "finalbody")
+_COMPOUND_TYPES = frozenset(_COMPOUND)
 
 
 def _binds_prefix(tree: ast.Module) -> bool:
-    """Whether a definition, assignment or import binds a prefix name (statements only)."""
-    for node in _statements(tree.body):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names = [node.name]
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            names = [t.id for t in targets if isinstance(t, ast.Name)]
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            names = [(alias.asname or alias.name).partition(".")[0] for alias in node.names]
-        else:
-            continue
-        if any(name.lower() in PREFIXES for name in names):
-            return True
+    """Whether a definition, assignment or import binds a prefix name (statements only:
+    every statement, nested ones included, without visiting expressions nor importing the
+    analysis layer, since most files bind no prefix name).  One loop by the statement's
+    class: it runs on every file flake8 checks."""
+    binds, compound, prefixes = _BINDS, _COMPOUND_TYPES, PREFIXES
+    todo = [tree.body]
+    while todo:
+        for stmt in todo.pop():
+            kind = type(stmt)
+            names = binds.get(kind)
+            if names is not None:
+                for name in names(stmt):
+                    if name.lower() in prefixes:
+                        return True
+            if kind in compound:
+                for field in _NESTED:
+                    nested = getattr(stmt, field, None)
+                    if nested:
+                        todo.append(nested)
+                for holder in getattr(stmt, "handlers", ()) or getattr(stmt, "cases", ()):
+                    todo.append(holder.body)
     return False
 
 

@@ -19,13 +19,18 @@ and reads each.
 from __future__ import annotations
 
 import functools
+import sys
 from typing import Any, Callable, Generic, NoReturn, ParamSpec, TypeVar, overload
 
 from tagstr_runtime._types import Decoded, Interpolation, RawSpec
 from tagstr_runtime.bridge.kinds import KNOWN, Builder, kind_of_class, qualified_name, read_template
+from tagstr_runtime.bridge.site_templates import Sites
 from tagstr_runtime.templatelib import Template
 
 __all__ = ["TemplateLibraryTag", "TemplateTag", "accepts_template", "as_tag_args", "template_tag", "to_template"]
+
+#: ``Template`` is 3.14's own, built by the interpreter's ``t"..."`` instructions
+_NATIVE_TEMPLATES = sys.version_info >= (3, 14)
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -52,7 +57,15 @@ def to_template(*args: Decoded | Interpolation[Any], template_type: type[Any] = 
     ``template_type``: the class to build (3.14's, or a backport a library
     checks for: see docs/python314.md); by default ``tagstr_runtime.templatelib.Template``.
     """
+    if _TO_TEMPLATE_SITES is not None and template_type is Template and not raw:
+        template = _TO_TEMPLATE_SITES.template(args)
+        if template is not None:
+            return template
     return _template_of(args, _builder(template_type), raw)
+
+
+#: the sites ``to_template`` met (3.14's own Template: see ``bridge.site_templates``)
+_TO_TEMPLATE_SITES = Sites() if _NATIVE_TEMPLATES else None
 
 
 def _builder(template_type: type[Any]) -> Builder:
@@ -154,6 +167,8 @@ class TemplateLibraryTag(Generic[R_co]):
         self.raw = raw
         self.__wrapped__ = function
         functools.update_wrapper(self, function)
+        # 3.14's own Template: each site's built as its t-string builds it (bridge.site_templates)
+        self._sites = Sites() if _NATIVE_TEMPLATES and template_type is Template and not raw else None
 
     @overload
     def __call__(self, template: Template, /) -> R_co: ...
@@ -162,6 +177,11 @@ class TemplateLibraryTag(Generic[R_co]):
     def __call__(self, *args: Decoded | Interpolation[Any]) -> R_co: ...
 
     def __call__(self, *args: object) -> R_co:
+        sites = self._sites
+        if sites is not None:
+            template = sites.template(args)
+            if template is not None:
+                return self.__wrapped__(template)
         if len(args) == 1 and not isinstance(args[0], (Decoded, Interpolation)):
             given = args[0]
             if type(given) is self.template_type:

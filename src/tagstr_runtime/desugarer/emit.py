@@ -22,7 +22,7 @@ one table, and the emitters share ``Emitter``'s helpers.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Sequence, TypeVar, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence, TypeVar, cast
 
 from tagstr_runtime.syntax.escapes import spec_texts
 from tagstr_runtime.syntax.model import Field, Literal, TagString
@@ -83,8 +83,36 @@ def _parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.ar
     return [*a.posonlyargs, *a.args, *a.kwonlyargs, *filter(None, (a.vararg, a.kwarg))]
 
 
-def _names_read(node: ast.AST) -> Iterable[str]:
-    return (child.id for child in ast.walk(node) if isinstance(child, ast.Name))
+def _names_read(node: ast.AST) -> set[str]:
+    """Every name ``node`` reads (nested scopes included: conservative).
+
+    A walk of its own rather than ``ast.walk``: it runs once per interpolation
+    of a function, and most of them are a name or an attribute chain.
+    """
+    names: set[str] = set()
+    todo = [node]
+    pop, push = todo.pop, todo.append
+    while todo:
+        current = pop()
+        kind = type(current)
+        if kind is ast.Name:
+            names.add(current.id)  # type: ignore[attr-defined]
+        elif kind is ast.Attribute:
+            push(current.value)  # type: ignore[attr-defined]
+        elif kind is not ast.Constant:
+            for field in current._fields:
+                value = getattr(current, field, None)
+                if isinstance(value, ast.AST):
+                    push(value)
+                elif isinstance(value, list):
+                    todo.extend(item for item in value if isinstance(item, ast.AST))
+    return names
+
+
+def _thunk_of(call: ast.Call) -> ast.Lambda:
+    """The lambda of an ``Interpolation(...)`` call the runtime emitter wrote, in either form."""
+    first = call.args[0]
+    return cast(ast.Lambda, first if isinstance(first, ast.Lambda) else cast(ast.Tuple, first).elts[0])
 
 
 def located(node: _N, at: Position) -> _N:
@@ -194,12 +222,23 @@ class RuntimeEmitter(Emitter):
 
     annotations_as_text = True
 
-    def __init__(self, by_name: bool = True, hoist: bool = True, salt: str = "") -> None:
+    def __init__(self, by_name: bool = True, hoist: bool = True, salt: str = "", compiled: bool | None = None) -> None:
         """``salt``: part of every generated global's name, so that two sources run in
         one namespace (a console, IPython, doctest, ``exec`` into one dict) never
         rebind each other's slots: a function defined by one input reads its
-        slots when it is called, after later inputs ran."""
+        slots when it is called, after later inputs ran.
+
+        ``compiled``: write ``Interpolation(getvalue, expr, conv, spec)`` for the
+        compiled constructor (``_rt.fields_table``) rather than
+        ``Interpolation((getvalue, expr, conv, spec))`` (``_rt.table``); by default
+        where ``_speedups`` is importable (``_rt.SPEEDUPS``), in ``exec`` mode."""
+        if compiled is None:
+            from tagstr_runtime._rt import SPEEDUPS
+
+            compiled = bool(SPEEDUPS)
         self.by_name = by_name
+        #: the four fields as four arguments (the compiled constructor's form)
+        self.fields_form = compiled and by_name
         self.salt = salt
         self.table_name = f"__tagstr_{salt}__" if salt else TABLE_NAME
         self.hoist = hoist and by_name
@@ -209,13 +248,20 @@ class RuntimeEmitter(Emitter):
         self._placed: list[tuple[list[ast.expr], int, ast.Call]] = []  # where each was taken from
         self._pending: list[ast.Call] = []  # this tag string's Interpolation(...) calls
         self._bound: dict[int, frozenset[str]] = {}  # id(function node) -> its names (the scope index's)
+        self._params: dict[tuple[int, ...], set[str]] = {}  # the parameters of the functions around a site
+        self._slot_names: dict[int, str] = {}  # slot_name of each index written
         self._scopes: tuple[ast.AST, ScopeIndex] | None = None  # the tree's scope index, made when first needed
 
     def ref(self, index: int, at: Position) -> ast.expr:
         if self.by_name:
-            return located(ast.Name(slot_name(index, self.salt), _LOAD), at)
-        name = located(ast.Name(self.table_name, _LOAD), at)
-        return located(ast.Subscript(name, located(ast.Constant(index), at), _LOAD), at)
+            identifier = self._slot_names.get(index)
+            if identifier is None:
+                identifier = self._slot_names[index] = slot_name(index, self.salt)
+            node = ast.Name(identifier, _LOAD)
+            node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = at  # (located, inlined)
+            return node
+        table = located(ast.Name(self.table_name, _LOAD), at)
+        return located(ast.Subscript(table, located(ast.Constant(index), at), _LOAD), at)
 
     def decoded(self, cooked: str, raw: str, at: Position) -> ast.expr:
         return self.slot((cooked, raw), at)
@@ -231,7 +277,14 @@ class RuntimeEmitter(Emitter):
         constant = isinstance(spec, ast.Constant)
         if field.spec and any(isinstance(part, Literal) and "\\" in part.raw for part in field.spec):
             spec = self.raw_spec(field, spec)
-        node = located(ast.Call(self.ref(0, at), [self.fields_tuple(field, value, spec, at)], []), at)
+        if self.fields_form:
+            arguments: list[ast.expr] = [
+                self.thunk(value, at), located(ast.Constant(field.expr), at),
+                located(ast.Constant(field.effective_conv), at), spec,
+            ]
+        else:
+            arguments = [self.fields_tuple(field, value, spec, at)]
+        node = located(ast.Call(self.ref(0, at), arguments, []), at)
         if self.hoist and constant:
             self._pending.append(node)
         return node
@@ -283,9 +336,12 @@ class RuntimeEmitter(Emitter):
                 functions.append(node)
         if not functions:
             return calls
-        reads = [(call, set(_names_read(cast(ast.Tuple, call.args[0]).elts[0]))) for call in calls]
+        reads = [(call, _names_read(_thunk_of(call).body)) for call in calls]
         # Most fields read a parameter: rejected without walking the function.
-        params = {arg.arg for function in functions for arg in _parameters(function)}
+        key = tuple(map(id, functions))
+        params = self._params.get(key)
+        if params is None:
+            params = self._params[key] = {arg.arg for function in functions for arg in _parameters(function)}
         reads = [(call, names) for call, names in reads if params.isdisjoint(names)]
         if not reads:
             return []
@@ -334,7 +390,8 @@ class RuntimeEmitter(Emitter):
         slot_names = [slot_name(index, self.salt) for index in range(len(self.entries) + 1)]
         hoisted = [hoisted_name(k, self.salt) for k in range(1, len(self.hoisted) + 1)]
         declare = ast.Global([TABLE_NAME, *slot_names, *hoisted])
-        load = ast.ImportFrom(RUNTIME_MODULE, [ast.alias("table", TABLE_NAME)], 0)
+        table = "fields_table" if self.fields_form else "table"
+        load = ast.ImportFrom(RUNTIME_MODULE, [ast.alias(table, TABLE_NAME)], 0)
         slots = [ast.Name(name, ast.Store()) for name in slot_names]
         build = ast.Assign(
             [ast.Tuple(cast(Any, slots), ast.Store())],
@@ -372,8 +429,8 @@ class RuntimeEmitter(Emitter):
         count that line as run at import."""
         start = (1, 0, 1, 0)
         for call in self.hoisted:
-            fields = cast(ast.Tuple, call.args[0])
-            for node in (call, call.func, fields, *fields.elts):
+            fields = call.args if self.fields_form else [call.args[0], *cast(ast.Tuple, call.args[0]).elts]
+            for node in (call, call.func, *fields):
                 located(node, start)
         targets = [located(ast.Name(hoisted_name(k, self.salt), ast.Store()), start)
                    for k in range(1, len(self.hoisted) + 1)]
