@@ -173,8 +173,9 @@ def test_no_two_modules_share_a_name() -> None:
 ROOT = SRC.parent
 ARCHITECTURE = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
 #: the files and folders of the tree the walk may name, relative to the repository
-_TREE = {str(path.relative_to(ROOT)) for top in ("src", "tests", "docs", "benchmarks", "tools")
-         for path in (ROOT / top).rglob("*") if "__pycache__" not in path.parts}
+_TREE = {str(path.relative_to(ROOT)) for top in ("src", "tests", "docs", "benchmarks", "tools", "editors")
+         for path in (ROOT / top).rglob("*") if "__pycache__" not in path.parts} | {
+    path.name for path in ROOT.iterdir() if path.is_file()}  # the root's files (hatch_build.py, tox.ini...)
 
 
 def _table(heading: str) -> list[list[str]]:

@@ -254,9 +254,13 @@ class _Ours:
                 items.append(("lit", raw))
                 continue
             assert isinstance(arg, ast.Call)
-            (tup,) = arg.args
-            assert isinstance(tup, ast.Tuple)
-            lam, _expr_text, conv, spec = tup.elts
+            if len(arg.args) == 1:  # Interpolation((getvalue, expr, conv, spec)): the pure-Python form
+                (tup,) = arg.args
+                assert isinstance(tup, ast.Tuple)
+                fields = tup.elts
+            else:  # its four fields: the form written where the compiled constructor is (_rt.fields_table)
+                fields = arg.args
+            lam, _expr_text, conv, spec = fields
             assert isinstance(lam, ast.Lambda)
             items.append(("field", _dump(lam.body), conv.value, self.spec_parts(spec)))  # type: ignore[attr-defined]
         return items  # not normalised: the desugarer must already merge literals
