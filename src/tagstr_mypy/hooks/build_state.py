@@ -44,10 +44,10 @@ class BuildState:
         # identity (the object is held, so its id is not reused while it lives)
         self.verdicts: dict[object, str | None] = {}
         self.verdicts_by_id: dict[int, tuple[object, str | None]] = {}
-        # the signature hook's (hooks/signature.py): a parameter's type -> what a
-        # lambda is checked against there; (id of a signature, a tag string's
+        # the signature hook's (hooks/signature.py): (a parameter's type, a lambda?) -> what
+        # an interpolation is checked against there; (id of a signature, a tag string's
         # shape) -> the signature mypy gets
-        self.lambda_formals: dict[Type, Type | None] = {}
+        self.value_formals: dict[tuple[Type, bool], Type | None] = {}
         self.signatures: dict[tuple[int, tuple[int, ...]], tuple[object, CallableType | None]] = {}
         # (hook kind, full name) -> the chained plugins' hook (typing/other_plugins.py)
         self.hooks: dict[tuple[str, str], object] = {}
@@ -81,7 +81,7 @@ class BuildState:
         older update's types alive (what a parse made stays: it is replaced)."""
         self.verdicts.clear()
         self.verdicts_by_id.clear()
-        self.lambda_formals.clear()
+        self.value_formals.clear()
         self.signatures.clear()
         self.hooks.clear()
         if self.call_errors is not None:

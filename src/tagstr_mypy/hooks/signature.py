@@ -9,15 +9,16 @@ hands mypy the tag's signature(s) with one leading parameter for the tag and
 one parameter per argument, so that mypy does this for a tag string exactly
 as for the call written by hand.
 
-The checker tree passes an interpolation as its bare ``lambda: expr``, not
-as ``Interpolation((lambda: expr, ...))``: inferring that generic wrapper's
-type once per interpolation would cost more than everything else the tag
-string needs.  The lambda's parameter is the tag's with ``Interpolation[X]``
-written ``Callable[[], X]``: the same context for ``expr``, the same type
-variables to solve, and it fails exactly when the wrapper would.  Where the
-tag's parameter accepts more than that exchange keeps exact (a protocol or a
-``Sequence`` that the wrapper fits, a callable that a lambda fits, a bare
-type variable), the call keeps ``tag_call``'s own signature, which accepts
+The checker tree passes an interpolation as its expression, in place (a few
+as their bare ``lambda: expr``), not as ``Interpolation((lambda: expr,
+...))``: inferring that generic wrapper's type once per interpolation would
+cost more than everything else the tag string needs.  The expression's
+parameter is the tag's with ``Interpolation[X]`` written ``X`` (a lambda's,
+``Callable[[], X]``): the same context for ``expr``, the same type variables
+to solve, and it fails exactly when the wrapper would.  Where the tag's
+parameter accepts more than that exchange keeps exact (a protocol or a
+``Sequence`` that the wrapper fits, a callable that a lambda fits, a bare type
+variable), the call keeps ``tag_call``'s own signature, which accepts
 anything: the function hook then calls the tag with each interpolation's
 ``Interpolation[<type>]``, the value typed without the tag's context.
 
@@ -56,7 +57,7 @@ from tagstr_mypy.reports.call_errors import CALLEE, CallErrors
 from tagstr_mypy.reports.deprecated import deprecation_in_user_terms
 from tagstr_mypy.typing.other_plugins import own_signature
 from tagstr_mypy.typing.signatures import formal_at
-from tagstr_mypy.parse.checker_tree import DECODED, INTERPOLATION, SPEC
+from tagstr_mypy.parse.checker_tree import DECODED, INTERPOLATION, SPEC, THUNK
 from tagstr_mypy.typing.tag_call import TagCall, checker_ready, flatten, interpolation_value
 
 __all__ = ["tag_signature_callback"]
@@ -116,7 +117,7 @@ def tag_signature_callback(state: BuildState, ctx: FunctionSigContext) -> Functi
     # class is checked for more than its arguments: the function hook checks
     # those again)
     hooked_once = len(items) == 1 and not own.is_type_obj()
-    errors.expect(api, call, hooked_once, lambda infos: deprecation_in_user_terms(api, tag_type, infos))
+    errors.expect(api, call, shape, hooked_once, lambda infos: deprecation_in_user_terms(api, tag_type, infos))
     if len(items) > 1:
         return Overloaded(items)
     return items[0]
@@ -128,7 +129,7 @@ def per_argument(
 ) -> CallableType | None:
     """``signature`` as mypy should check a tag string's arguments against it
     (``shape``: what each argument is): the tag first, then one positional
-    parameter per argument (a lambda's exchanged, a spec's ``object``); never
+    parameter per argument (an interpolation's exchanged, a spec's ``object``); never
     a class's constructor (mypy would then hook the call by the class's
     name).  None: no exact exchange.  ``interpolation``: ``Interpolation[Any]``;
     ``literal_fits``: the literal parts are known to fit (``object`` for them)."""
@@ -145,8 +146,8 @@ def per_argument(
             return None
         if kind == DECODED and literal_fits:
             formal = anything
-        elif kind == INTERPOLATION:
-            formal = lambda_formal(state, api, formal, interpolation)
+        elif kind == INTERPOLATION or kind == THUNK:
+            formal = value_formal(state, api, formal, interpolation, kind == THUNK)
             if formal is None:
                 return None
         arg_types.append(formal)
@@ -176,43 +177,50 @@ def _rest_optional(signature: CallableType, given: int) -> bool:
     return True
 
 
-def lambda_formal(state: BuildState, api: TypeChecker, formal: Type, interpolation: Type) -> Type | None:
-    """What ``lambda: expr`` is checked against where the tag takes ``formal``:
-    ``Interpolation[X]`` exchanged for ``Callable[[], X]``; None when the lambda
-    and the wrapper would not fare alike."""
-    if formal in state.lambda_formals:
-        return state.lambda_formals[formal]
+def value_formal(
+    state: BuildState, api: TypeChecker, formal: Type, interpolation: Type, thunk: bool = False
+) -> Type | None:
+    """What an interpolation's expression (``thunk``: its ``lambda: expr``) is checked against
+    where the tag takes ``formal``: ``Interpolation[X]`` exchanged for ``X`` (``Callable[[], X]``);
+    None when the expression and the wrapper would not fare alike."""
+    key = (formal, thunk)
+    if key in state.value_formals:
+        return state.value_formals[key]
     items: list[Type] = []
-    neither: list[Type] = []  # what neither fits (a literal part's type): no context, no match
     exact = True
     for item in flatten(formal):
-        exchanged = _exchanged(api, item, interpolation)
+        exchanged = _exchanged(api, item, interpolation, thunk)
         if exchanged is None:
             exact = False
             break
-        (neither if exchanged is _NEITHER else items).append(item if exchanged is _NEITHER else exchanged)
-    found = UnionType.make_union(items or neither) if exact else None
-    remember(state.lambda_formals, formal, found)
+        if exchanged is not _NEITHER:
+            items.append(exchanged)
+    # what neither fits (a literal part's type) is no slot for a value; a parameter that
+    # takes no interpolation at all is left to the function hook, which says so
+    found = UnionType.make_union(items) if exact and items else None
+    remember(state.value_formals, key, found)
     return found
 
 
-def _exchanged(api: TypeChecker, item: ProperType, interpolation: Type) -> Type | None:
+def _exchanged(api: TypeChecker, item: ProperType, interpolation: Type, thunk: bool) -> Type | None:
     function = api.named_type("builtins.function")
     value = interpolation_value(item)
     if value is not None:
-        return CallableType([], [], [], value, function)
+        return CallableType([], [], [], value, function) if thunk else value
     if isinstance(item, AnyType):
-        # the wrapper's type variable takes Any from the context: the lambda's result too
-        return CallableType([], [], [], AnyType(TypeOfAny.from_another_any, source_any=item), function)
+        # the wrapper's type variable takes Any from the context: the value too
+        value = AnyType(TypeOfAny.from_another_any, source_any=item)
+        return CallableType([], [], [], value, function) if thunk else value
     if isinstance(item, Instance) and item.type.fullname == "builtins.object":
         return item  # both fit, neither gets a context
     if isinstance(item, (TypeVarLikeType, UnpackType)):
-        return None  # solved from what it is given: the wrapper or the lambda
-    thunk = CallableType([], [], [], AnyType(TypeOfAny.special_form), function)
-    if is_subtype(thunk, item) or is_subtype(interpolation, item):
-        return None  # one of them fits where the other may not
-    return _NEITHER  # neither fits: a literal part's type, say
+        return None  # solved from what it is given: the wrapper or the value
+    if is_subtype(interpolation, item):
+        return None  # the wrapper fits where the value may not
+    if thunk and is_subtype(CallableType([], [], [], AnyType(TypeOfAny.special_form), function), item):
+        return None  # the lambda fits where the wrapper does not
+    return _NEITHER  # the wrapper does not fit: a literal part's type, say
 
 
-#: what ``_exchanged`` says of a type that neither a lambda nor an interpolation fits
+#: what ``_exchanged`` says of a type that the wrapper does not fit
 _NEITHER: Final = AnyType(TypeOfAny.special_form)

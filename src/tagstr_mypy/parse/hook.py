@@ -315,7 +315,7 @@ def _parse_stdlib(
         text = decode_source(source)
         from tagstr_mypy.parse.checker_tree import checker_tree  # the desugarer: only for a file that needs it
 
-        built = checker_tree(text, filename, version, char_columns=_char_columns)
+        built = checker_tree(text, filename, version, char_columns=_char_columns, twin_columns=not _char_columns)
     except TagSyntaxError as exc:
         # mypy's stdlib-ast parser reports SyntaxError.offset as a 0-based column
         shifted = TagSyntaxError(

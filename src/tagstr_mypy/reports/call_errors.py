@@ -14,11 +14,11 @@ from mypy.errorcodes import DEPRECATED, RETURN_VALUE
 from mypy.errors import ErrorInfo, Errors, ErrorWatcher
 from mypy.checkexpr import has_any_type
 from mypy.messages import format_type
-from mypy.nodes import CallExpr, Context
+from mypy.nodes import CallExpr, Context, LambdaExpr
 from mypy.types import AnyType, ProperType
 
 from tagstr_mypy.hooks.build_state import BuildState
-from tagstr_mypy.typing.fields import lambda_of
+from tagstr_mypy.parse.checker_tree import THUNK
 
 __all__ = ["CALLEE", "CallErrors"]
 
@@ -46,7 +46,7 @@ class CallErrors:
         # (``index``): most tag strings get no error at all.
         self.wrappers: set[tuple[str, int, int]] = set()
         self.bodies: set[tuple[str, int, int]] = set()
-        self.expected: list[tuple[str, CallExpr]] = []
+        self.expected: list[tuple[str, CallExpr, tuple[int, ...]]] = []
         self.dropping: tuple[str, int, int] | None = None
         # the calls (ids) mypy checks against the tag's own signature (the
         # signature hook's), which the function hook then knows it did
@@ -85,16 +85,17 @@ class CallErrors:
             self.callees[(api.path, tag_expr.line, tag_expr.column)] = message
 
     def expect(
-        self, api: TypeChecker, call: CallExpr, record: bool,
+        self, api: TypeChecker, call: CallExpr, kinds: tuple[int, ...], record: bool,
         reword: Callable[[list[ErrorInfo]], None] | None = None,
     ) -> None:
-        """Note where mypy reports on ``call``'s generated parts; ``record``: also
+        """Note where mypy reports on ``call``'s generated parts (``kinds``: what each argument
+        after the tag is, ``SiteRecord.kinds``); ``record``: also
         watch, from the top of the stack, whether it reports the call wrong (the
         errors are dropped later, at the bottom) until the function hook asks;
         ``reword``: what re-words a deprecation error reported at the call."""
         self.signed.add(id(call))
         file = api.path
-        self.expected.append((file, call))
+        self.expected.append((file, call, kinds))
         if reword is not None:
             self.rewording[(file, call.line, call.column)] = reword
         if not record:
@@ -105,7 +106,7 @@ class CallErrors:
         def saw(file: str, info: ErrorInfo) -> bool:
             if not failed and info.severity == "error":
                 if not positions:
-                    positions.append(_positions(file, call))
+                    positions.append(_positions(file, call, kinds))
                 at_call, bodies = positions[0]
                 at = (file, info.line, info.column)
                 if at in bodies:
@@ -145,8 +146,8 @@ class CallErrors:
     def index(self) -> None:
         """Put the positions of the calls expected so far in ``wrappers`` and ``bodies``
         (and hold no tree: a daemon's next parse of a module calls this, ``BuildState.forget``)."""
-        for file, call in self.expected:
-            at_call, bodies = _positions(file, call)
+        for file, call, kinds in self.expected:
+            at_call, bodies = _positions(file, call, kinds)
             self.wrappers |= at_call
             self.bodies |= bodies
         self.expected.clear()
@@ -173,7 +174,9 @@ class CallErrors:
         return bool(failed)
 
 
-def _positions(file: str, call: CallExpr) -> tuple[set[tuple[str, int, int]], set[tuple[str, int, int]]]:
+def _positions(
+    file: str, call: CallExpr, kinds: tuple[int, ...]
+) -> tuple[set[tuple[str, int, int]], set[tuple[str, int, int]]]:
     """Where mypy reports on ``call`` and its arguments, and on each generated lambda's body.
 
     A module's errors are reported while it is checked; then mypy empties its
@@ -182,10 +185,9 @@ def _positions(file: str, call: CallExpr) -> tuple[set[tuple[str, int, int]], se
     checked (positions hold the file)."""
     at_call = {(file, call.line, call.column)}
     bodies = set()
-    for arg in call.args[1:]:
+    for arg, kind in zip(call.args[1:], kinds):
         at_call.add((file, arg.line, arg.column))
-        lam = lambda_of(arg)
-        if lam is not None and lam.body.body:
-            body = lam.expr()
+        if kind == THUNK and isinstance(arg, LambdaExpr) and arg.body.body:
+            body = arg.expr()
             bodies.add((file, body.line, body.column))
     return at_call, bodies

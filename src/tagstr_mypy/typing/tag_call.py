@@ -1,12 +1,11 @@
 """The type of ``tag"..."``: checks the tag, each interpolation's value, the result.
 
 The checker tree (``parse/checker_tree.py``) writes every tag string as
-``tag_call(tag, <Decoded>, lambda: expr, ...)``.  When this hook runs, mypy
-has checked each argument in its own scope (the interpolation expressions
-inside their lambdas, so with lambda scoping) and,
-for a tag whose signature the signature hook gave it (``hooks/signature.py``),
-in the tag's context, as the hand-written call: its return type is the tag
-string's, and whether it failed is known.  The hook reports, in tag-string
+``tag_call(tag, <Decoded>, expr, ...)`` (an interpolation that stays a closure
+as ``lambda: expr``).  When this hook runs, mypy has checked each argument
+where it stands and, for a tag whose signature the signature hook gave it
+(``hooks/signature.py``), in the tag's context, as the hand-written call: its
+return type is the tag string's, and whether it failed is known.  The hook reports, in tag-string
 terms, what does not fit: a rejected tag, or each interpolation whose value
 the tag does not accept (found by calling the tag with the argument *types*).
 """
@@ -52,7 +51,7 @@ from tagstr_mypy.hooks.build_state import BuildState
 from tagstr_mypy.reports.codes import fail_interpolation, fail_not_callable, fail_signature, fail_together
 from tagstr_mypy.reports.explain import ARGUMENT_MESSAGE, Rejection, TypeNames
 from tagstr_mypy.reports.call_errors import CallErrors
-from tagstr_mypy.typing.fields import flat_types, lambda_of, slot_type
+from tagstr_mypy.typing.fields import flat_types, slot_type, value_context, value_of
 from tagstr_mypy.hooks.names import TAG_CALL
 from tagstr_mypy.typing.other_plugins import has_result_hook, other_plugins_result, own_signature
 from tagstr_mypy.typing.signatures import formal_at, signatures
@@ -90,12 +89,14 @@ def tag_call_callback(state: BuildState, ctx: FunctionContext) -> Type:
     # (mypy calls this hook once per overload it tries, after one signature hook)
     own = id(call) in errors.signed
     failed = errors.failed(api, call) if own else None
-    pairs: list[tuple[Expression, Type]] = [  # the tag's arguments: not the format specs
-        (arg, typ) for arg, typ, kind in zip(call.args[1:], flat_types(ctx)[1:], record.kinds) if kind != SPEC
+    pairs: list[tuple[Expression, Type, int]] = [  # the tag's arguments: not the format specs
+        (arg, typ, kind) for arg, typ, kind in zip(call.args[1:], flat_types(ctx)[1:], record.kinds) if kind != SPEC
     ]
-    args = [arg for arg, _ in pairs]
-    arg_types = [] if failed is False else [slot_type(api, arg, typ) for arg, typ in pairs]
-    tag_call = TagCall(state, api, call, tag_expr, tag_type, name, args, arg_types, record.texts)
+    args = [arg for arg, _, _ in pairs]
+    kinds = [kind for _, _, kind in pairs]
+    arg_types = [] if failed is False else [slot_type(api, *pair) for pair in pairs]
+    tag_call = TagCall(state, api, call, tag_expr, tag_type, name, args, arg_types, record.texts, kinds,
+                       record.starts)
     if not own:
         result = tag_call.check()
     else:
@@ -116,13 +117,13 @@ def tag_call_callback(state: BuildState, ctx: FunctionContext) -> Type:
     with api.msg.filter_errors(save_filtered_errors=True) as watcher:
         result = other_plugins_result(
             api, ctx.context, tag_expr, tag_type, result,
-            lambda: (args, arg_types or [slot_type(api, arg, typ) for arg, typ in pairs]),
+            lambda: (args, arg_types or [slot_type(api, *pair) for pair in pairs]),
         )
     said = watcher.filtered_errors()
     about_arguments = [info for info in said if ARGUMENT_MESSAGE.match(info.message)]
     api.msg.add_errors([info for info in said if info not in about_arguments])
     if about_arguments and not tag_call.failed:
-        tag_call.arg_types = tag_call.arg_types or [slot_type(api, arg, typ) for arg, typ in pairs]
+        tag_call.arg_types = tag_call.arg_types or [slot_type(api, *pair) for pair in pairs]
         tag_call.report_slots()
     return result
 
@@ -166,6 +167,8 @@ class TagCall:
         args: list[Expression],
         arg_types: list[Type],
         texts: Sequence[str | None] = (),
+        kinds: Sequence[int] = (),
+        starts: Sequence[tuple[int, int] | None] = (),
     ) -> None:
         self.state = state
         self.api = api
@@ -176,6 +179,10 @@ class TagCall:
         self.args = args
         self.arg_types = arg_types
         self.texts = texts  # each argument's source text (None: a literal part)
+        #: each argument's interpolation expression (None: a literal part), and where it starts
+        #: when the tree placed it elsewhere (``SiteRecord.starts``)
+        self.values = [value_of(arg, kind) for arg, kind in zip(args, kinds)]
+        self.starts = starts
 
     rejected = False
     failed = False  # the interpolations the tag does not accept were reported
@@ -299,21 +306,26 @@ class TagCall:
                     self.tag_type, temps, [ARG_POS] * len(temps), self.context
                 )
 
+    def value_expr(self, index: int) -> Expression | None:
+        return self.values[index] if index < len(self.values) else None
+
     def slot_context(self, index: int) -> Context:
         """Where an error about argument ``index`` is reported: the interpolation's expression."""
-        lam = lambda_of(self.args[index])
-        return lam.expr() if lam is not None else self.args[index]
+        value = self.value_expr(index)
+        if value is None:
+            return self.args[index]
+        return value_context(value, self.starts[index] if index < len(self.starts) else None)
 
     def value_alone(self, index: int) -> Type:
         """The value's type without the tag's context: what a failed inference
         leaves in the type map (``list[Any]``) tells the reader nothing."""
-        lam = lambda_of(self.args[index])
+        expr = self.value_expr(index)
         value = self.value_type(self.arg_types[index])
         assert value is not None
-        if lam is None:
+        if expr is None:
             return value
         with self.api.msg.filter_errors(), self.api.local_type_map:
-            return self.api.expr_checker.accept(lam.expr())
+            return self.api.expr_checker.accept(expr)
 
     def slot_text(self, index: int) -> str:
         return (self.texts[index] if index < len(self.texts) else None) or "?"

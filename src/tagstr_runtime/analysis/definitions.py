@@ -23,11 +23,16 @@ from __future__ import annotations
 
 import ast
 from functools import cached_property
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+from weakref import WeakKeyDictionary
 
 from tagstr_runtime.analysis.imports import ModuleFinder
 from tagstr_runtime.analysis.module import ModuleAnalysis
 from tagstr_runtime.analysis.tag_types import called_name, lazy_reason, names_in, reads_as_tag_function
+
+if TYPE_CHECKING:
+    from tagstr_runtime.analysis.embedded.written import WrittenNames
+    from tagstr_runtime.analysis.sites import Site
 
 __all__ = [
     "CLASS", "FUNCTION", "INSTANCE", "LIBRARY", "MODULE", "TagDefinition", "TagResolver", "UNKNOWN",
@@ -196,6 +201,36 @@ class TagResolver:
 
     def __init__(self, finder: ModuleFinder | None = None) -> None:
         self.finder = finder
+        # for ``site_definition``, by module: a tag's name -> its one module-level binding's
+        # definition (None: not bound once at module level); where the names are written
+        self._shared: WeakKeyDictionary[ModuleAnalysis, dict[str, TagDefinition | None]] = WeakKeyDictionary()
+        self._written: WeakKeyDictionary[ModuleAnalysis, WrittenNames] = WeakKeyDictionary()
+
+    def site_definition(self, module: ModuleAnalysis, site: Site) -> TagDefinition:
+        """What the tag of a tag string (``site``, of ``module``) refers to: ``resolve`` of its
+        name, shared by the tag strings that read the same binding.  A module has hundreds of
+        ``html"..."`` in functions, and asking the scopes for each would cost more than the
+        rest of the checks of a file (issue 27).  A tag string in a function's body whose
+        module-level statement binds no name like its tag's (found by reading its text:
+        ``WrittenNames``) reads the module's binding of it: when there is one, it is
+        resolved once."""
+        from tagstr_runtime.analysis.embedded.written import WrittenNames, function_statement
+
+        name = site.name
+        top = function_statement(site.chain, module.generated)
+        if top is None or module.source is None:
+            return self.resolve(module, name)
+        written = self._written.get(module)
+        if written is None:
+            written = self._written[module] = WrittenNames(module)
+        if written.binds(top, name.id):
+            return self.resolve(module, name)
+        answers = self._shared.setdefault(module, {})
+        if name.id not in answers:
+            bindings = module.scopes.module_bindings(name.id)
+            answers[name.id] = self.definition(module, bindings[0].node, name.id, 1) if len(bindings) == 1 else None
+        shared = answers[name.id]
+        return self.resolve(module, name) if shared is None else shared
 
     def resolve(self, module: ModuleAnalysis, name: ast.Name, depth: int = 0) -> TagDefinition:
         """What the name read by ``name`` (a node of ``module.tree``) refers to there."""

@@ -6,7 +6,7 @@ declares no language (issue 27).  Whatever binds a name writes it, from a
 parameter to ``global``: a module-level statement that does not write the
 tag's name (other than as a tag, an attribute, or in a tag string's literal
 text) binds it in none of its scopes, so a tag string in a function's body
-there reads the module's binding of it (``LanguageResolver.site_language``).
+there reads the module's binding of it (``TagResolver.site_definition``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,61 @@
+"""Which interpolations the tree mypy checks keeps as closures; every other one is checked in place.
+
+An interpolation is a closure the tag calls (SPEC 3, 4); its f-string twin is
+evaluated where it stands.  A tag that reads its values during the call (an
+``html`` or ``sql`` tag: nearly all) makes the two the same, so the checker
+tree puts each expression where the twin has it, and mypy narrows, checks
+definedness and places columns as for the twin (docs/decisions.md, "When an
+interpolation is evaluated").  The closure stays where it means something
+else, as the analysis layer finds it (the flake8 plugin's TAG005/007/011, the
+migration's MIG004-006), and for tags that read their values later:
+
+* a name of the enclosing class body (no closure sees it: ``CLASS_VARIABLE``);
+* an assignment expression (it binds inside the closure);
+* ``super()`` without arguments (the closure has no arguments to give it);
+* every interpolation of a tag whose definition keeps its arguments or
+  passes them on (``TagDefinition.lazy``: a lazy log tag, a class).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterable
+
+from tagstr_runtime.frontend import Field
+
+if TYPE_CHECKING:
+    from tagstr_runtime.frontend import Finding, ModuleAnalysis, Site, TagResolver
+
+__all__ = ["deferred_fields"]
+
+
+def deferred_fields(module: ModuleAnalysis, resolver: TagResolver) -> set[int]:
+    """The source offsets of the fields whose interpolation stays a closure."""
+    from tagstr_runtime.frontend import argumentless_super, assignment_expressions, class_variables
+
+    text = module.source.text if module.source is not None else ""
+    found: list[Iterable[Finding]] = []
+    if "class" in text:
+        found.append(class_variables(module))
+    if ":=" in text:  # each check reads the text of the fields first: skipped when the module cannot have one
+        found.append(assignment_expressions(module))
+    if "super" in text:
+        found.append(argumentless_super(module))
+    deferred: set[int] = set()
+    for findings in found:
+        for finding in findings:
+            field = _field_at(finding.site, finding.span.start)
+            if field is not None:
+                deferred.add(field.span.start)
+    for site in module.sites:
+        fields = [part for part in site.tag.parts if isinstance(part, Field)]
+        if fields and resolver.site_definition(module, site).lazy is not None:
+            deferred.update(field.span.start for field in fields)
+    return deferred
+
+
+def _field_at(site: Site, offset: int) -> Field | None:
+    """The field of ``site``'s body holding the source offset ``offset``."""
+    for part in site.tag.parts:
+        if isinstance(part, Field) and part.span.start <= offset < part.span.end:
+            return part
+    return None
