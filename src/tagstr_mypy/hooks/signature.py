@@ -58,7 +58,7 @@ from tagstr_mypy.reports.deprecated import deprecation_in_user_terms
 from tagstr_mypy.typing.other_plugins import own_signature
 from tagstr_mypy.typing.signatures import formal_at
 from tagstr_mypy.parse.checker_tree import DECODED, INTERPOLATION, SPEC, THUNK
-from tagstr_mypy.typing.tag_call import TagCall, checker_ready, flatten, interpolation_value
+from tagstr_mypy.typing.tag_call import FELL_THROUGH, TagCall, checker_ready, flatten, interpolation_value
 
 __all__ = ["tag_signature_callback"]
 
@@ -119,8 +119,12 @@ def tag_signature_callback(state: BuildState, ctx: FunctionSigContext) -> Functi
     hooked_once = len(items) == 1 and not own.is_type_obj()
     errors.expect(api, call, shape, hooked_once, lambda infos: deprecation_in_user_terms(api, tag_type, infos))
     if len(items) > 1:
-        return Overloaded(items)
+        # last, what takes anything: when no item fits the values (mypy would give up on the
+        # call, and call no hook), the function hook still runs, and says which one the tag
+        # does not accept
+        return Overloaded([*items, leading.copy_modified(ret_type=FELL_THROUGH, name=CALLEE)])
     return items[0]
+
 
 
 def per_argument(
@@ -205,12 +209,16 @@ def value_formal(
 def _exchanged(api: TypeChecker, item: ProperType, interpolation: Type, thunk: bool) -> Type | None:
     function = api.named_type("builtins.function")
     value = interpolation_value(item)
-    if value is not None:
+    if value is not None and not isinstance(get_proper_type(value), AnyType):
         return CallableType([], [], [], value, function) if thunk else value
-    if isinstance(item, AnyType):
-        # the wrapper's type variable takes Any from the context: the value too
-        value = AnyType(TypeOfAny.from_another_any, source_any=item)
-        return CallableType([], [], [], value, function) if thunk else value
+    if value is not None or isinstance(item, AnyType):
+        if not thunk:
+            # any value fits, and none is typed in the context of an Any (a list literal
+            # would be a list[Any]): as an f-string's field, typed for "object"
+            return api.named_type("builtins.object")
+        # the wrapper's type variable takes Any from the context: the lambda's result too
+        anything = value if value is not None else item
+        return CallableType([], [], [], AnyType(TypeOfAny.from_another_any, source_any=anything), function)
     if isinstance(item, Instance) and item.type.fullname == "builtins.object":
         return item  # both fit, neither gets a context
     if isinstance(item, (TypeVarLikeType, UnpackType)):

@@ -42,6 +42,7 @@ from tagstr_runtime.frontend import (
     Position,
     SourceText,
     TagCall,
+    TagString,
     located,
     prologue_index,
 )
@@ -105,6 +106,7 @@ class CheckerEmitter(Emitter):
     def __init__(self) -> None:
         self.hooks: list[ast.Name] = []  # each tag string's __tagstr_call__
         self.hooked: list[_Hooked] = []
+        self.annotations: list[TagCall] = []  # the tag strings in annotations (their f-string twins)
         self.fields: dict[int, Field] = {}  # id(lambda) -> its interpolation's field
         #: id(lambda) -> the fields of its format spec (pre-order), each with its ``{``'s position
         self.spec_of: dict[int, tuple[tuple[ast.expr, Position], ...]] = {}
@@ -121,6 +123,7 @@ class CheckerEmitter(Emitter):
 
     def call(self, site: TagCall) -> ast.expr:
         if site.path and _in_annotation(site):
+            self.annotations.append(site)
             return _fstring_twin(site)
         if _is_base(site):
             # what mypy says of a call as a base names the tag, as for ``tag(...)``
@@ -279,8 +282,11 @@ class CheckerTree(NamedTuple):
     desugaring: Desugaring
     #: (line, column) of each tag string's hooked call, as mypy will see it -> its record
     sites: dict[tuple[int, int], SiteRecord]
-    #: each hooked call of ``tree`` (in source order of the tag strings' ends: nested ones first)
-    calls: list[ast.Call]
+    #: each hooked call of ``tree`` with its tag string (nested ones before the one holding them)
+    calls: list[tuple[ast.Call, TagString]]
+    #: each tag string in an annotation (written as its f-string twin): its (line, column) ->
+    #: ((end line, end column), the tag's name)
+    annotations: dict[tuple[int, int], tuple[tuple[int, int], str]]
 
 
 def checker_tree(
@@ -327,11 +333,17 @@ def checker_tree(
         }
     else:
         records = {at: record for at, (record, _) in placed.items()}
+    annotations = {site.at[:2]: (site.at[2:], site.tag.name) for site in emitter.annotations}
     if char_columns and not text.isascii():
         convert = _to_char_columns(tree, desugaring.source)
         records = {(line, convert(line, col)): record for (line, col), record in records.items()}
+        annotations = {
+            (line, convert(line, col)): ((end[0], convert(*end)), name)
+            for (line, col), (end, name) in annotations.items()
+        }
     _out_of_reach(emitter.hooks)
-    return CheckerTree(tree, desugaring, records, [hooked.call for hooked in emitter.hooked])
+    calls = [(hooked.call, hooked.site.tag) for hooked in emitter.hooked]
+    return CheckerTree(tree, desugaring, records, calls, annotations)
 
 
 def _analysed(desugaring: Desugaring, filename: str) -> tuple[dict[int, str], set[int]]:

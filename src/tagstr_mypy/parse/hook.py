@@ -31,13 +31,16 @@ from __future__ import annotations
 import ast
 import sys
 import threading
-from typing import Any, Callable, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from tagstr_runtime.frontend import TagSyntaxError, decode_source, strict, wrap_once
 from tagstr_mypy.parse import builds as _builds
 from tagstr_mypy.parse import swap_point as _swap_point
 from tagstr_mypy.hooks.build_state import BuildState
 from tagstr_mypy.parse.runtime_check import missing_runtime
+
+if TYPE_CHECKING:
+    from tagstr_mypy.parse.native_graft import GraftPlan
 
 __all__ = ["Pending", "convert", "install", "use_stdlib_parser_in_worker"]
 
@@ -181,11 +184,19 @@ def _tag_strings_native(
         return result
     placeholder = built.desugaring.placeholder
     assert placeholder is not None
+    if not text.isascii():
+        # the native parser counts characters: each blanked one a space (CPython's placeholder
+        # keeps the UTF-8 length instead)
+        from tagstr_runtime.frontend import placeholder_text
+
+        placeholder = placeholder_text(text, built.desugaring.tag_strings, char_columns=True)
     native = _native_parse(fnam, placeholder, *args, **kwargs)
     if _blocking(native[1]):  # the native parser rejects what CPython accepted: its errors stand
         return native
     skip_bodies = bool(kwargs.get("skip_function_bodies", args[0] if args else False))
-    build.state.pending[fnam] = Pending(built.tree, skip_bodies, text)
+    from tagstr_mypy.parse.native_graft import graft_plan
+
+    build.state.pending[fnam] = Pending(built.tree, skip_bodies, text, graft_plan(built, placeholder))
     build.state.sites[fnam] = built.sites
     build.state.retire(built)
     _swap_point.arm()
@@ -242,12 +253,14 @@ def _running_python_only(
 
 
 class Pending(NamedTuple):
-    """A desugared tree waiting for the module's ``MypyFile`` (``parse.adopt.swap``),
-    converted then with the module's options."""
+    """A module's tag strings waiting for its ``MypyFile`` (``parse.adopt.swap``): the calls
+    to put in the native parser's tree (``plan``, ``parse.native_graft``), else the desugared
+    tree, converted then with the module's options."""
 
     tree: ast.Module
     strip_function_bodies: bool
     text: str  # the source, for its inline ``# mypy:`` options
+    plan: GraftPlan | None = None
 
 
 def convert(pending: Pending, fnam: str, options: Any) -> Any:

@@ -7,6 +7,7 @@ and name generated code (an interpolation's lambda, the call's name
 
 from __future__ import annotations
 
+import re
 from typing import Callable, Final
 
 from mypy.checker import TypeChecker
@@ -46,12 +47,14 @@ class CallErrors:
         # (``index``): most tag strings get no error at all.
         self.wrappers: set[tuple[str, int, int]] = set()
         self.bodies: set[tuple[str, int, int]] = set()
+        self.thunks: set[tuple[str, int, int]] = set()  # each generated lambda
         self.expected: list[tuple[str, CallExpr, tuple[int, ...]]] = []
         self.dropping: tuple[str, int, int] | None = None
         # the calls (ids) mypy checks against the tag's own signature (the
         # signature hook's), which the function hook then knows it did
         self.signed: set[int] = set()
         self.recording: dict[int, tuple[ErrorWatcher, list[bool]]] = {}
+        self.recorders: set[int] = set()  # the ids of those watchers
         # at a tag string's call: how its deprecation errors are re-worded (mypy
         # reports a deprecated overload once the call is checked, after the hooks)
         self.rewording: dict[tuple[str, int, int], Callable[[list[ErrorInfo]], None]] = {}
@@ -104,7 +107,7 @@ class CallErrors:
         positions: list[tuple[set[tuple[str, int, int]], set[tuple[str, int, int]]]] = []
 
         def saw(file: str, info: ErrorInfo) -> bool:
-            if not failed and info.severity == "error":
+            if not failed and info.severity == "error" and not self.nested(errors, watcher):
                 if not positions:
                     positions.append(_positions(file, call, kinds))
                 at_call, bodies = positions[0]
@@ -113,7 +116,10 @@ class CallErrors:
                     # the call of a nested tag string may stand there: only the result counts
                     if info.code == RETURN_VALUE and info.message.startswith("Incompatible return value type"):
                         failed.append(True)
-                elif at in at_call and self.about_the_call(at, info):
+                elif (
+                    at in at_call and not info.message.startswith(_THUNK_ANY)
+                    and self.about_the_call(at, info) and _of_this_call(file, call, info)
+                ):
                     failed.append(True)
             return False  # only watching
 
@@ -121,6 +127,20 @@ class CallErrors:
         watcher = ErrorWatcher(errors, filter_errors=saw)
         errors._watchers.append(watcher)
         self.recording[id(call)] = (watcher, failed)
+        self.recorders.add(id(watcher))
+
+    def nested(self, errors: Errors, watcher: ErrorWatcher) -> bool:
+        """Whether a tag string nested in ``watcher``'s is being checked (its own watcher is
+        above): what mypy reports then is about that one (its interpolations may stand where
+        the outer call's argument does: mypy's stdlib-ast parser puts an f-string's fields
+        at its start)."""
+        stack = errors._watchers
+        for above in reversed(stack):
+            if above is watcher:
+                return False
+            if id(above) in self.recorders:
+                return True
+        return False
 
     def drops(self, file: str, info: ErrorInfo) -> bool:
         at = (file, info.line, info.column)
@@ -148,6 +168,9 @@ class CallErrors:
         (and hold no tree: a daemon's next parse of a module calls this, ``BuildState.forget``)."""
         for file, call, kinds in self.expected:
             at_call, bodies = _positions(file, call, kinds)
+            self.thunks.update(
+                (file, arg.line, arg.column) for arg, kind in zip(call.args[1:], kinds) if kind == THUNK
+            )
             self.wrappers |= at_call
             self.bodies |= bodies
         self.expected.clear()
@@ -160,6 +183,9 @@ class CallErrors:
             return at in self.wrappers  # a string "tag string" elsewhere is the user's
         if info.code == RETURN_VALUE:
             return at in self.bodies and message.startswith("Incompatible return value type")
+        if message.startswith(_THUNK_ANY):
+            # --disallow-any-expr on a generated lambda: its value's own report says it
+            return at in self.thunks
         return False
 
     def failed(self, api: TypeChecker, call: CallExpr) -> bool | None:
@@ -168,10 +194,28 @@ class CallErrors:
         if found is None:
             return None
         watcher, failed = found
+        self.recorders.discard(id(watcher))
         watchers = api.msg.errors._watchers
         if watcher in watchers:
             watchers.remove(watcher)
         return bool(failed)
+
+
+_THUNK_ANY: Final = 'Expression type contains "Any" (has type "Callable[[], '
+_ARGUMENT = re.compile(r'Argument (\d+) to "tag string"')
+
+
+def _of_this_call(file: str, call: CallExpr, info: ErrorInfo) -> bool:
+    """An error about an argument of ``call`` names one at its position (a nested tag string's,
+    replayed from mypy's expression cache, may stand where ``call``'s own argument does)."""
+    found = _ARGUMENT.match(info.message)
+    if found is None:
+        return True
+    index = int(found.group(1))
+    if not 0 < index <= len(call.args):
+        return False
+    arg = call.args[index - 1]
+    return (arg.line, arg.column) == (info.line, info.column)
 
 
 def _positions(

@@ -59,6 +59,9 @@ from tagstr_mypy.typing.trials import values_only
 from tagstr_mypy.parse.checker_tree import SPEC
 from tagstr_mypy.typing.verdicts import NOT_CALLABLE, verdict
 
+#: an overloaded tag's last signature returns it (``hooks.signature``): no overload of the tag fit
+FELL_THROUGH: Final = AnyType(TypeOfAny.special_form)
+
 __all__ = ["TAG_CALL", "TagCall", "checker_ready", "tag_call_callback"]
 
 CHECKER: Final = CHECKER_MODULE
@@ -89,12 +92,14 @@ def tag_call_callback(state: BuildState, ctx: FunctionContext) -> Type:
     # (mypy calls this hook once per overload it tries, after one signature hook)
     own = id(call) in errors.signed
     failed = errors.failed(api, call) if own else None
+    if own and ctx.default_return_type is FELL_THROUGH:
+        own = False  # no overload of the tag fits: its trial call says what mypy says of the call
     pairs: list[tuple[Expression, Type, int]] = [  # the tag's arguments: not the format specs
         (arg, typ, kind) for arg, typ, kind in zip(call.args[1:], flat_types(ctx)[1:], record.kinds) if kind != SPEC
     ]
     args = [arg for arg, _, _ in pairs]
     kinds = [kind for _, _, kind in pairs]
-    arg_types = [] if failed is False else [slot_type(api, *pair) for pair in pairs]
+    arg_types = [] if failed is False else [slot_type(api, arg, kind, typ) for arg, typ, kind in pairs]
     tag_call = TagCall(state, api, call, tag_expr, tag_type, name, args, arg_types, record.texts, kinds,
                        record.starts)
     if not own:
@@ -117,13 +122,13 @@ def tag_call_callback(state: BuildState, ctx: FunctionContext) -> Type:
     with api.msg.filter_errors(save_filtered_errors=True) as watcher:
         result = other_plugins_result(
             api, ctx.context, tag_expr, tag_type, result,
-            lambda: (args, arg_types or [slot_type(api, *pair) for pair in pairs]),
+            lambda: (args, arg_types or [slot_type(api, arg, kind, typ) for arg, typ, kind in pairs]),
         )
     said = watcher.filtered_errors()
     about_arguments = [info for info in said if ARGUMENT_MESSAGE.match(info.message)]
     api.msg.add_errors([info for info in said if info not in about_arguments])
     if about_arguments and not tag_call.failed:
-        tag_call.arg_types = tag_call.arg_types or [slot_type(api, *pair) for pair in pairs]
+        tag_call.arg_types = tag_call.arg_types or [slot_type(api, arg, kind, typ) for arg, typ, kind in pairs]
         tag_call.report_slots()
     return result
 
