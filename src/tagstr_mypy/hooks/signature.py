@@ -67,7 +67,7 @@ def tag_signature_callback(state: BuildState, ctx: FunctionSigContext) -> Functi
     api = ctx.api
     assert isinstance(api, TypeChecker)
     call = ctx.context
-    if not isinstance(call, CallExpr) or not call.args or not checker_ready(api):
+    if not isinstance(call, CallExpr) or not call.args or not checker_ready(api, state):
         return ctx.default_signature
     record = state.site(api.path, call)
     if record is None:
@@ -80,8 +80,15 @@ def tag_signature_callback(state: BuildState, ctx: FunctionSigContext) -> Functi
     errors.callee(api, tag_expr, tag_type)
     if isinstance(tag_type, AnyType):
         return ctx.default_signature
-    name = tag_expr.name if isinstance(tag_expr, NameExpr) else "?"
     shape = record.kinds  # what each argument is (the checker tree's record of the call)
+    # a tag is called with the same shapes again and again: its signature for a shape is kept
+    # (by the type's identity: the entry holds the type, so its id is not reused meanwhile)
+    known = state.call_signatures.get((id(tag_type), shape))
+    if known is not None and known[0] is tag_type:
+        _, signature, hooked_once = known
+        errors.expect(api, call, shape, hooked_once, lambda infos: deprecation_in_user_terms(api, tag_type, infos))
+        return signature
+    name = tag_expr.name if isinstance(tag_expr, NameExpr) else "?"
     tag_args = [arg for arg, kind in zip(call.args[1:], shape) if kind != SPEC]
     probe = TagCall(state, api, call, tag_expr, tag_type, name, tag_args, [], record.texts)
     if probe.verdict() is not None:
@@ -122,8 +129,12 @@ def tag_signature_callback(state: BuildState, ctx: FunctionSigContext) -> Functi
         # last, what takes anything: when no item fits the values (mypy would give up on the
         # call, and call no hook), the function hook still runs, and says which one the tag
         # does not accept
-        return Overloaded([*items, leading.copy_modified(ret_type=FELL_THROUGH, name=CALLEE)])
-    return items[0]
+        result: FunctionLike = Overloaded([*items, leading.copy_modified(ret_type=FELL_THROUGH, name=CALLEE)])
+    else:
+        result = items[0]
+    if own is tag_type:  # no other plugin's hook made it (those may read the call)
+        remember(state.call_signatures, (id(tag_type), shape), (tag_type, result, hooked_once))
+    return result
 
 
 

@@ -18,6 +18,8 @@ migration's MIG004-006), and for tags that read their values later:
 
 from __future__ import annotations
 
+import ast
+from bisect import bisect_right
 from typing import TYPE_CHECKING, Iterable
 
 from tagstr_runtime.frontend import Field
@@ -34,7 +36,7 @@ def deferred_fields(module: ModuleAnalysis, resolver: TagResolver) -> set[int]:
 
     text = module.source.text if module.source is not None else ""
     found: list[Iterable[Finding]] = []
-    if "class" in text:
+    if "class" in text and _in_a_class(module):
         found.append(class_variables(module))
     if ":=" in text:  # each check reads the text of the fields first: skipped when the module cannot have one
         found.append(assignment_expressions(module))
@@ -51,6 +53,24 @@ def deferred_fields(module: ModuleAnalysis, resolver: TagResolver) -> set[int]:
         if fields and resolver.site_definition(module, site).lazy is not None:
             deferred.update(field.span.start for field in fields)
     return deferred
+
+
+def _in_a_class(module: ModuleAnalysis) -> bool:
+    """Whether a tag string stands inside a class statement (its body, or a method's)."""
+    spans = sorted(
+        (node.lineno, node.end_lineno or node.lineno) for node in module.statements if isinstance(node, ast.ClassDef)
+    )
+    if not spans:
+        return False
+    starts = [start for start, _ in spans]
+    reach: list[int] = []  # the last line of the classes starting up to each one
+    for _, end in spans:
+        reach.append(max(end, reach[-1]) if reach else end)
+    for site in module.sites:
+        index = bisect_right(starts, site.at[0]) - 1
+        if index >= 0 and reach[index] >= site.at[0]:
+            return True
+    return False
 
 
 def _field_at(site: Site, offset: int) -> Field | None:

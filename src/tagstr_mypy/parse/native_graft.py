@@ -19,11 +19,13 @@ the module's converted tree is used instead.
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple
 
 from mypy.nodes import (
     ARG_POS,
+    AssignmentStmt,
     Block,
+    FuncDef,
     CallExpr,
     Decorator,
     Expression,
@@ -76,33 +78,46 @@ class GraftPlan(NamedTuple):
 def graft_plan(built: CheckerTree, placeholder: str) -> GraftPlan:
     """What ``graft`` needs of the checker tree (its calls, in the native parser's columns;
     ``placeholder``: the text it parses)."""
-    native = _native_columns(placeholder)
+    native = None if placeholder.isascii() else _native_columns(placeholder)
     calls: dict[At, _Call] = {}
     moved: dict[At, At] = {}
     chained = built.desugaring.chained
     # a tag string nested in one in an annotation: in the native tree, inside a type
     typed = sorted((start, end) for start, (end, _) in built.annotations.items())
+    records = built.sites
     for call, tag in built.calls:
         at = (call.lineno, call.col_offset)
-        record = built.sites.get(at)
-        if record is None or any(start <= at < end for start, end in typed):
+        record = records.get(at)
+        if record is None or (typed and any(start <= at < end for start, end in typed)):
             continue
         args: list[tuple[int, Span | None]] = []
+        count = 0  # the fields the placeholder call passes
         for node, kind in zip(call.args[1:], record.kinds):
-            spans = kind == DECODED or kind == THUNK
-            args.append((kind, native(_span(node)) if spans else None))
-        fields = tag.fields()
-        chains: list[int] = []
-        for field in fields:
-            if chains and field.span.start in chained:
-                chains[-1] += 1
+            if kind == DECODED or kind == THUNK:
+                end_col = node.end_col_offset
+                span = (node.lineno, node.col_offset, node.end_lineno or node.lineno,
+                        node.col_offset if end_col is None else end_col)
+                args.append((kind, span if native is None else native(span)))
             else:
-                chains.append(1)
-        there = native((*at, *at))[:2]
+                args.append((kind, None))
+            count += kind != DECODED
+        if chained:
+            chains: list[int] = []
+            for field in tag.fields():
+                if chains and field.span.start in chained:
+                    chains[-1] += 1
+                else:
+                    chains.append(1)
+        else:
+            chains = [1] * count
+        there = at if native is None else native((*at, *at))[:2]
         if there != at:
             moved[at] = there
         calls[there] = _Call(tag.name, tuple(args), tuple(chains))
-    annotations = {native((*start, *start))[:2]: name for start, (_, name) in built.annotations.items()}
+    annotations = {
+        (start if native is None else native((*start, *start))[:2]): name
+        for start, (_, name) in built.annotations.items()
+    }
     return GraftPlan(calls, annotations, moved)
 
 
@@ -110,8 +125,6 @@ def _native_columns(text: str) -> Callable[[Span], Span]:
     """Character columns to the native parser's on ``text``: on a line with non-ASCII text,
     mypy 2.4's native parser reports a column short by the extra UTF-8 bytes before it (as
     for the f-string twin, and any code, on that line)."""
-    if text.isascii():
-        return _same
     lines = text.split("\n")
 
     def column(line: int, col: int) -> int:
@@ -124,17 +137,6 @@ def _native_columns(text: str) -> Callable[[Span], Span]:
         return (span[0], column(span[0], span[1]), span[2], column(span[2], span[3]))
 
     return native
-
-
-def _same(span: Span) -> Span:
-    return span
-
-
-def _span(node: object) -> Span:
-    line, col = node.lineno, node.col_offset  # type: ignore[attr-defined]
-    end_line = getattr(node, "end_lineno", None) or line
-    end_col = getattr(node, "end_col_offset", None)
-    return (line, col, end_line, col if end_col is None else end_col)
 
 
 def graft(file: MypyFile, plan: GraftPlan) -> bool:
@@ -250,8 +252,16 @@ _NOT_CHILDREN = frozenset([
 _CHILD_ATTRIBUTES: dict[type, tuple[str, ...]] = {}
 
 
-def _children(node: Node) -> Iterator[Node]:
+def _children(node: Node) -> Iterable[Node]:
     """The nodes of the tree directly under ``node``, in source order as mypy lists them."""
+    cls = type(node)
+    fast = _FAST.get(cls)
+    if fast is not None:
+        return fast(node)
+    return _generic_children(node)
+
+
+def _generic_children(node: Node) -> Iterator[Node]:
     cls = type(node)
     names = _CHILD_ATTRIBUTES.get(cls)
     if names is None:
@@ -262,6 +272,28 @@ def _children(node: Node) -> Iterator[Node]:
         _CHILD_ATTRIBUTES[cls] = names = tuple(dict.fromkeys(names))
     for name in names:
         yield from _nodes(getattr(node, name, None))
+
+
+def _call_children(node: CallExpr) -> list[Node]:
+    return [node.callee, *node.args]
+
+
+def _function_children(node: FuncDef) -> Iterable[Node]:
+    # its parameters' defaults come before its body (decorators hang off a Decorator)
+    initializers = [arg.initializer for arg in node.arguments if arg.initializer is not None]
+    return [*initializers, node.body] if initializers else (node.body,)
+
+
+#: the node types met most on the way to a tag string, with their children
+_FAST: dict[type, Callable[[Any], Iterable[Node]]] = {
+    Block: lambda node: node.body,
+    FuncDef: _function_children,
+    Decorator: lambda node: [*node.decorators, node.func],
+    ExpressionStmt: lambda node: (node.expr,),
+    AssignmentStmt: lambda node: [*node.lvalues, node.rvalue],
+    ReturnStmt: lambda node: () if node.expr is None else (node.expr,),
+    CallExpr: _call_children,
+}
 
 
 def _nodes(value: object) -> Iterator[Node]:
@@ -288,18 +320,23 @@ def _start(node: Node) -> At | None:
 
 def _find(nodes: Iterable[Node], targets: list[At], found: dict[At, CallExpr], plan: GraftPlan) -> None:
     """The placeholder calls at ``targets`` (sorted) among ``nodes`` and below them."""
+    if not targets:
+        return
+    first, last = targets[0], targets[-1]
     for node in nodes:
-        if not targets:
-            return
-        start = _start(node)
+        line = node.line
         end_line = node.end_line
+        if end_line is not None and 0 <= end_line < first[0] or line > last[0]:
+            continue  # (most statements of a module: no tag string starts there)
+        start = _start(node)
         if start is not None and end_line is not None and end_line >= 0:
-            end = (end_line, node.end_column if node.end_column is not None and node.end_column >= 0 else 1 << 30)
+            end_column = node.end_column
+            end = (end_line, end_column if end_column is not None and end_column >= 0 else 1 << 30)
             low = bisect_left(targets, start)
             high = bisect_left(targets, (end[0], end[1] + 1))
-            inside = targets[low:high]
-            if not inside:
+            if low == high:
                 continue
+            inside = targets if low == 0 and high == len(targets) else targets[low:high]
         else:
             inside = targets
         if isinstance(node, CallExpr) and start in plan.calls and start in inside and _is_placeholder(node, plan):

@@ -74,7 +74,7 @@ def tag_call_callback(state: BuildState, ctx: FunctionContext) -> Type:
     call = ctx.context
     if not isinstance(call, CallExpr) or not call.args or not ctx.arg_types or not ctx.arg_types[0]:
         return ctx.default_return_type
-    if not checker_ready(api):
+    if not checker_ready(api, state):
         # the checked environment has another version of tagstr_runtime: stay quiet
         return ctx.default_return_type
     record = state.site(api.path, call)  # what each argument is, the interpolations' texts
@@ -94,6 +94,12 @@ def tag_call_callback(state: BuildState, ctx: FunctionContext) -> Type:
     failed = errors.failed(api, call) if own else None
     if own and ctx.default_return_type is FELL_THROUGH:
         own = False  # no overload of the tag fits: its trial call says what mypy says of the call
+    if own and failed is False and not any(record.demands):
+        # the common case: the tag's own signature took every value (the signature hook gave it
+        # only to a tag that passed the verdict), and its return type is the tag string's
+        result = _solved(tag_type, ctx.default_return_type)
+        if not has_result_hook(state, api, tag_expr, tag_type):
+            return result
     pairs: list[tuple[Expression, Type, int]] = [  # the tag's arguments: not the format specs
         (arg, typ, kind) for arg, typ, kind in zip(call.args[1:], flat_types(ctx)[1:], record.kinds) if kind != SPEC
     ]
@@ -105,12 +111,7 @@ def tag_call_callback(state: BuildState, ctx: FunctionContext) -> Type:
     if not own:
         result = tag_call.check()
     else:
-        result = tag_call.check(ctx.default_return_type, failed)
-        if any(signature.variables for signature in signatures(tag_type)):
-            # the wrapper the call passes solves its own type variable, which
-            # forgets a literal's value deep in the type (a lambda's result):
-            # so does the tag's type variable, solved from the value directly
-            result = remove_instance_last_known_values(result)
+        result = _solved(tag_type, tag_call.check(ctx.default_return_type, failed))
     if not tag_call.rejected and any(record.demands):  # an SQL name, HTML attributes (typing/hole_types.py)
         from tagstr_mypy.typing.hole_types import check_slot_demands
 
@@ -133,12 +134,30 @@ def tag_call_callback(state: BuildState, ctx: FunctionContext) -> Type:
     return result
 
 
-def checker_ready(api: TypeChecker) -> bool:
-    checker = api.modules.get(CHECKER)
-    if checker is None:
-        return False
-    names = checker.names
-    return "tag_function" in names and "any_interpolation" in names and "decoded" in names
+def _solved(tag_type: ProperType, result: Type) -> Type:
+    """The result of a call of a generic tag: the wrapper the call passes solves its own type
+    variable, which forgets a literal's value deep in the type (a lambda's result): so does the
+    tag's type variable, solved from the value directly."""
+    if isinstance(tag_type, CallableType) and not tag_type.variables:
+        return result
+    if any(signature.variables for signature in signatures(tag_type)):
+        return remove_instance_last_known_values(result)
+    return result
+
+
+def checker_ready(api: TypeChecker, state: BuildState) -> bool:
+    """The checked environment's ``tagstr_runtime._checker`` has what the hooks use (asked at
+    every tag string: answered once per module table)."""
+    modules = api.modules
+    known = state.checker_ready
+    if known is not None and known[0] is modules:
+        return known[1]
+    checker = modules.get(CHECKER)
+    names = None if checker is None else checker.names
+    ready = names is not None and "tag_function" in names and "any_interpolation" in names and "decoded" in names
+    if ready:  # (a module table without it yet may get it: asked again then)
+        state.checker_ready = (modules, True)
+    return ready
 
 
 def report_untyped_call(api: TypeChecker, tag_expr: Expression, tag_type: ProperType, context: Context) -> None:

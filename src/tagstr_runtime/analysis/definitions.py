@@ -205,6 +205,8 @@ class TagResolver:
         # definition (None: not bound once at module level); where the names are written
         self._shared: WeakKeyDictionary[ModuleAnalysis, dict[str, TagDefinition | None]] = WeakKeyDictionary()
         self._written: WeakKeyDictionary[ModuleAnalysis, WrittenNames] = WeakKeyDictionary()
+        # each site asked about (by id) and its answer: several consumers ask about each site
+        self._sites: dict[int, tuple[Site, TagDefinition]] = {}
 
     def site_definition(self, module: ModuleAnalysis, site: Site) -> TagDefinition:
         """What the tag of a tag string (``site``, of ``module``) refers to: ``resolve`` of its
@@ -214,6 +216,14 @@ class TagResolver:
         module-level statement binds no name like its tag's (found by reading its text:
         ``WrittenNames``) reads the module's binding of it: when there is one, it is
         resolved once."""
+        known = self._sites.get(id(site))
+        if known is not None and known[0] is site:
+            return known[1]
+        found = self._site_definition(module, site)
+        self._sites[id(site)] = (site, found)
+        return found
+
+    def _site_definition(self, module: ModuleAnalysis, site: Site) -> TagDefinition:
         from tagstr_runtime.analysis.embedded.written import WrittenNames, function_statement
 
         name = site.name

@@ -49,6 +49,8 @@ class LanguageResolver:
     def __init__(self, resolver: TagResolver, configured: Mapping[str, str] | None = None) -> None:
         self.resolver = resolver
         self.configured = dict(configured or {})
+        # (id of a shared definition, the name written) -> (the definition, its language)
+        self._by_definition: dict[tuple[int, str], tuple[TagDefinition, str | None]] = {}
         # a module -> its ``name.tstring_language = "..."`` statements (bases and languages)
         self._set: WeakKeyDictionary[ModuleAnalysis, list[tuple[ast.Name, str]]] = WeakKeyDictionary()
 
@@ -59,8 +61,14 @@ class LanguageResolver:
 
     def site_language(self, module: ModuleAnalysis, site: Site) -> str | None:
         """The language of a tag string's tag (``language`` of its name), its definition
-        shared by the tag strings that read the same binding (``TagResolver.site_definition``)."""
-        return self._language(module, site.name.id, self.resolver.site_definition(module, site))
+        shared by the tag strings that read the same binding (``TagResolver.site_definition``),
+        and so is the answer."""
+        definition = self.resolver.site_definition(module, site)
+        key = (id(definition), site.name.id)
+        found = self._by_definition.get(key)
+        if found is None or found[0] is not definition:
+            found = self._by_definition[key] = (definition, self._language(module, site.name.id, definition))
+        return found[1]
 
     def _language(self, module: ModuleAnalysis, written: str, definition: TagDefinition) -> str | None:
         if self.configured:
