@@ -80,6 +80,7 @@ def tag_signature_callback(state: BuildState, ctx: FunctionSigContext) -> Functi
     errors.callee(api, tag_expr, tag_type)
     if isinstance(tag_type, AnyType):
         return ctx.default_signature
+    errors.named(api, call, tag_expr, tag_type)
     shape = record.kinds  # what each argument is (the checker tree's record of the call)
     # a tag is called with the same shapes again and again: its signature for a shape is kept
     # (by the type's identity: the entry holds the type, so its id is not reused meanwhile)
@@ -148,6 +149,8 @@ def per_argument(
     a class's constructor (mypy would then hook the call by the class's
     name).  None: no exact exchange.  ``interpolation``: ``Interpolation[Any]``;
     ``literal_fits``: the literal parts are known to fit (``object`` for them)."""
+    if any(isinstance(get_proper_type(typ), UnpackType) for typ in signature.arg_types):
+        return None  # a TypeVarTuple is solved from every argument: the function hook calls the tag
     arg_types: list[Type] = [leading.arg_types[0]]
     anything = api.named_type("builtins.object")
     position = 0

@@ -131,7 +131,8 @@ class CheckerEmitter(Emitter):
         line, col = site.at[0], site.at[1]
         hook = located(ast.Name(CALL_NAME, _LOAD), (line, col, line, col))
         self.hooks.append(hook)
-        parts = tuple((part, self.spec_of.get(id(part), ())) for part in site.args)
+        spec_of = self.spec_of
+        parts = tuple([(part, spec_of.get(id(part), ())) for part in site.args])
         call = located(ast.Call(hook, [site.func, *site.args], []), site.at)
         self.hooked.append(_Hooked(call, site, parts))
         return call

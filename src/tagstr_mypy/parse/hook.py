@@ -136,11 +136,10 @@ def _parse_native(fnam: str, source: str | bytes | None = None, *args: Any, **kw
         return _native_parse(fnam, source, *args, **kwargs)
     # Each parse of a file replaces what an earlier one left: an update that a
     # blocking error aborted before the swap must not leave a tree for the next
-    # update (dmypy) to swap in.
+    # update (dmypy) to swap in, nor a file that lost its tag strings their records.
     build.state.pending.pop(fnam, None)
+    build.state.sites.pop(fnam, None)
     result = _native_parse(fnam, source, *args, **kwargs)
-    if fnam.endswith(".pyi"):
-        return result
     if not _blocking(result[1]) and not (
         # the native parser reads t"..." as a template string for every target;
         # before 3.14 it is a tag string (SPEC 1.4)
@@ -278,7 +277,7 @@ def convert(pending: Pending, fnam: str, options: Any) -> Any:
     errors.set_file(fnam, None, options=options)
     converter = ASTConverter(
         options=options,
-        is_stub=False,
+        is_stub=fnam.endswith(".pyi"),
         errors=errors,
         strip_function_bodies=pending.strip_function_bodies,
         path=fnam,
@@ -316,6 +315,9 @@ def _parse_stdlib(
     options = _take_marked(source)
     if options is None:
         return _ast_parse(source, filename, mode, *args, **kwargs)
+    build = _builds.build_of(options.always_true, options.always_false)
+    if build is not None:
+        build.state.sites.pop(filename, None)  # what an earlier parse of the file recorded
     try:
         return _ast_parse(source, filename, mode, *args, **kwargs)
     except SyntaxError as exc:
@@ -344,7 +346,6 @@ def _parse_stdlib(
         raise original from None
     if built is None:
         raise original
-    build = _builds.build_of(options.always_true, options.always_false)
     if build is not None:
         build.state.sites[filename] = built.sites
         build.state.retire(built)  # mypy converts the tree, then drops it

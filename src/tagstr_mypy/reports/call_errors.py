@@ -14,12 +14,13 @@ from mypy.checker import TypeChecker
 from mypy.errorcodes import DEPRECATED, RETURN_VALUE
 from mypy.errors import ErrorInfo, Errors, ErrorWatcher
 from mypy.checkexpr import has_any_type
-from mypy.messages import format_type
-from mypy.nodes import CallExpr, Context, LambdaExpr
-from mypy.types import AnyType, ProperType
+from mypy.messages import callable_name, format_type
+from mypy.nodes import CallExpr, Context, Expression, LambdaExpr, NameExpr, RefExpr
+from mypy.types import AnyType, FunctionLike, Instance, ProperType
 
 from tagstr_mypy.hooks.build_state import BuildState
 from tagstr_mypy.parse.checker_tree import THUNK
+from tagstr_mypy.typing.signatures import call_signature
 
 __all__ = ["CALLEE", "CallErrors"]
 
@@ -63,6 +64,10 @@ class CallErrors:
         # with always_allow_any); as tag_call's first argument it would
         # (position -> the message it would get)
         self.callees: dict[tuple[str, int, int], str] = {}
+        # each tag string's call -> its tag (expression, type), by which mypy's own messages
+        # about the call name it (``reworded``); the positions where such a message was kept
+        self.names: dict[tuple[str, int, int], tuple[Expression, ProperType]] = {}
+        self.kept: set[tuple[str, int, int]] = set()
 
     @classmethod
     def install(cls, errors: Errors, state: BuildState) -> CallErrors:
@@ -86,6 +91,11 @@ class CallErrors:
         if api.options.disallow_any_expr and not isinstance(tag_type, AnyType) and has_any_type(tag_type):
             message = f'Expression type contains "Any" (has type {format_type(tag_type, api.options)})'
             self.callees[(api.path, tag_expr.line, tag_expr.column)] = message
+
+    def named(self, api: TypeChecker, call: CallExpr, tag_expr: Expression, tag_type: ProperType) -> None:
+        """``call`` stands for a call of ``tag_expr`` (of type ``tag_type``): mypy's messages
+        about it name that tag."""
+        self.names[(api.path, call.line, call.column)] = (tag_expr, tag_type)
 
     def expect(
         self, api: TypeChecker, call: CallExpr, kinds: tuple[int, ...], record: bool,
@@ -117,7 +127,7 @@ class CallErrors:
                     if info.code == RETURN_VALUE and info.message.startswith("Incompatible return value type"):
                         failed.append(True)
                 elif (
-                    at in at_call and not info.message.startswith(_THUNK_ANY)
+                    at in at_call and not info.message.startswith(_THUNK_ANY) and not self.keeps(at, info)
                     and self.about_the_call(at, info) and _of_this_call(file, call, info)
                 ):
                     failed.append(True)
@@ -158,6 +168,10 @@ class CallErrors:
             return False
         if self.callees.get(at) == info.message:
             return True
+        if self.keeps(at, info):
+            info.message = self.reworded(at, info.message)
+            self.kept.add(at)
+            return False
         ours = self.about_the_call(at, info)
         if ours:
             self.dropping = at
@@ -174,6 +188,29 @@ class CallErrors:
             self.wrappers |= at_call
             self.bodies |= bodies
         self.expected.clear()
+
+    def keeps(self, at: tuple[str, int, int], info: ErrorInfo) -> bool:
+        """Whether mypy's own message about a tag string's call stands, naming the tag as for
+        ``tag(...)`` (a type variable's value, a tag that returns nothing, a result in a boolean
+        context): only what it says about the arguments is said again in tag-string terms."""
+        message = info.message
+        if at not in self.names:
+            return False
+        if _NAMED in message:
+            return _ABOUT_ARGUMENTS.match(message) is None
+        return _CHECKER_CALL in message
+
+    def reworded(self, at: tuple[str, int, int], message: str) -> str:
+        """``message`` naming the tag as mypy names a call's callee."""
+        tag_expr, tag_type = self.names[at]
+        if _CHECKER_CALL in message:  # a call in a boolean context: by the callee's full name
+            fullname = tag_expr.fullname if isinstance(tag_expr, RefExpr) else ""
+            return message.replace(f"{_CHECKER_CALL} returns", f'"{fullname}" returns' if fullname else "Call returns")
+        signature = call_signature(tag_type) if isinstance(tag_type, Instance) else tag_type
+        name = callable_name(signature) if isinstance(signature, FunctionLike) else None
+        if name is None and isinstance(tag_expr, NameExpr):
+            name = f'"{tag_expr.name}"'
+        return message.replace(_NAMED, name or '"tag"')
 
     def about_the_call(self, at: tuple[str, int, int], info: ErrorInfo) -> bool:
         if self.expected:
@@ -202,6 +239,13 @@ class CallErrors:
 
 
 _THUNK_ANY: Final = 'Expression type contains "Any" (has type "Callable[[], '
+#: what mypy says about the arguments of a tag string's call: the function hook says it again
+_ABOUT_ARGUMENTS: Final = re.compile(
+    rf'(Argument \d+ to|Too many arguments for|Too few arguments for|No overload variant of|Missing positional '
+    rf'arguments?|Unexpected keyword argument .* for) {_NAMED}'
+)
+#: how mypy names the callee tag strings call (the checker's stand-in)
+_CHECKER_CALL: Final = '"tagstr_runtime._checker.tag_call"'
 _ARGUMENT = re.compile(r'Argument (\d+) to "tag string"')
 
 

@@ -8,6 +8,7 @@ lambda, a format spec's field) is the checker tree's record of the call
 from __future__ import annotations
 
 from mypy.checker import TypeChecker
+from mypy.erasetype import remove_instance_last_known_values
 from mypy.expandtype import expand_type
 from mypy.lookup import lookup_fully_qualified
 from mypy.nodes import Context, Expression, LambdaExpr, TypeInfo
@@ -50,14 +51,18 @@ def slot_type(api: TypeChecker, arg: Expression, kind: int, inferred: Type) -> T
     """What the tag is passed for ``arg``: ``Interpolation[<its value's type>]`` for an
     interpolation (the value as mypy typed it in the tag's context), else ``inferred``."""
     if kind == INTERPOLATION:
-        return interpolation_type(api, inferred)
-    if kind != THUNK or not isinstance(arg, LambdaExpr):
+        value = inferred
+    elif kind != THUNK or not isinstance(arg, LambdaExpr):
         return inferred
-    value = api.lookup_type_or_none(arg.expr())
-    if value is None:  # not typed (unreachable code): what the lambda returns
-        proper = get_proper_type(inferred)
-        value = proper.ret_type if isinstance(proper, CallableType) else AnyType(TypeOfAny.special_form)
-    return interpolation_type(api, value)
+    else:
+        found = api.lookup_type_or_none(arg.expr())
+        if found is None:  # not typed (unreachable code): what the lambda returns
+            proper = get_proper_type(inferred)
+            found = proper.ret_type if isinstance(proper, CallableType) else AnyType(TypeOfAny.special_form)
+        value = found
+    # as the wrapper's constructor solves its type variable: a literal's value is forgotten
+    # (``Interpolation[int]`` for ``{1}``), a literal type the context asked for stays
+    return interpolation_type(api, remove_instance_last_known_values(value))
 
 
 def interpolation_type(api: TypeChecker, value: Type) -> Type:

@@ -207,6 +207,9 @@ class TagResolver:
         self._written: WeakKeyDictionary[ModuleAnalysis, WrittenNames] = WeakKeyDictionary()
         # each site asked about (by id) and its answer: several consumers ask about each site
         self._sites: dict[int, tuple[Site, TagDefinition]] = {}
+        # the module asked about last, with its two entries above (a weak mapping's lookup
+        # makes a weak reference each time: hundreds of sites of one module come in a row)
+        self._current: tuple[ModuleAnalysis, WrittenNames, dict[str, TagDefinition | None]] | None = None
 
     def site_definition(self, module: ModuleAnalysis, site: Site) -> TagDefinition:
         """What the tag of a tag string (``site``, of ``module``) refers to: ``resolve`` of its
@@ -230,12 +233,15 @@ class TagResolver:
         top = function_statement(site.chain, module.generated)
         if top is None or module.source is None:
             return self.resolve(module, name)
-        written = self._written.get(module)
-        if written is None:
-            written = self._written[module] = WrittenNames(module)
+        current = self._current
+        if current is None or current[0] is not module:
+            written = self._written.get(module)
+            if written is None:
+                written = self._written[module] = WrittenNames(module)
+            current = self._current = (module, written, self._shared.setdefault(module, {}))
+        _, written, answers = current
         if written.binds(top, name.id):
             return self.resolve(module, name)
-        answers = self._shared.setdefault(module, {})
         if name.id not in answers:
             bindings = module.scopes.module_bindings(name.id)
             answers[name.id] = self.definition(module, bindings[0].node, name.id, 1) if len(bindings) == 1 else None
