@@ -11,7 +11,7 @@ import re
 from typing import Callable, Final
 
 from mypy.checker import TypeChecker
-from mypy.errorcodes import DEPRECATED, RETURN_VALUE
+from mypy.errorcodes import DEPRECATED, RETURN_VALUE, ErrorCode
 from mypy.errors import ErrorInfo, Errors, ErrorWatcher
 from mypy.checkexpr import has_any_type
 from mypy.messages import callable_name, format_type
@@ -68,6 +68,10 @@ class CallErrors:
         # about the call name it (``reworded``); the positions where such a message was kept
         self.names: dict[tuple[str, int, int], tuple[Expression, ProperType]] = {}
         self.kept: set[tuple[str, int, int]] = set()
+        # mypy's message about a type variable of a tag string's tag (which no value alone
+        # breaks), in the tag's name, by the call's position: the function hook says it
+        # when no single interpolation is to blame (``TagCall.report_slots``)
+        self.type_variables: dict[tuple[str, int, int], tuple[str, ErrorCode | None]] = {}
 
     @classmethod
     def install(cls, errors: Errors, state: BuildState) -> CallErrors:
@@ -131,6 +135,8 @@ class CallErrors:
                     and self.about_the_call(at, info) and _of_this_call(file, call, info)
                 ):
                     failed.append(True)
+                    if _TYPE_VARIABLE.match(info.message) and at in self.names:
+                        self.type_variables[at] = (self.reworded(at, info.message), info.code)
             return False  # only watching
 
         errors = api.msg.errors
@@ -175,6 +181,8 @@ class CallErrors:
         ours = self.about_the_call(at, info)
         if ours:
             self.dropping = at
+            if _TYPE_VARIABLE.match(info.message) and at in self.names:
+                self.type_variables[at] = (self.reworded(at, info.message), info.code)
         return ours
 
     def index(self) -> None:
@@ -197,7 +205,7 @@ class CallErrors:
         if at not in self.names:
             return False
         if _NAMED in message:
-            return _ABOUT_ARGUMENTS.match(message) is None
+            return _ABOUT_ARGUMENTS.match(message) is None and _TYPE_VARIABLE.match(message) is None
         return _CHECKER_CALL in message
 
     def reworded(self, at: tuple[str, int, int], message: str) -> str:
@@ -243,6 +251,11 @@ _THUNK_ANY: Final = 'Expression type contains "Any" (has type "Callable[[], '
 _ABOUT_ARGUMENTS: Final = re.compile(
     rf'(Argument \d+ to|Too many arguments for|Too few arguments for|No overload variant of|Missing positional '
     rf'arguments?|Unexpected keyword argument .* for) {_NAMED}'
+)
+#: what mypy says of a type variable of the call's callee (the function hook names the value at fault)
+_TYPE_VARIABLE: Final = re.compile(
+    rf'(Value of type variable "[^"]+" of|Cannot infer value of type parameter "[^"]+" of|Cannot infer '
+    rf'type argument \d+ of) {_NAMED}'
 )
 #: how mypy names the callee tag strings call (the checker's stand-in)
 _CHECKER_CALL: Final = '"tagstr_runtime._checker.tag_call"'

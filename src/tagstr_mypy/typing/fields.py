@@ -8,7 +8,6 @@ lambda, a format spec's field) is the checker tree's record of the call
 from __future__ import annotations
 
 from mypy.checker import TypeChecker
-from mypy.erasetype import remove_instance_last_known_values
 from mypy.expandtype import expand_type
 from mypy.lookup import lookup_fully_qualified
 from mypy.nodes import Context, Expression, LambdaExpr, TypeInfo
@@ -60,9 +59,7 @@ def slot_type(api: TypeChecker, arg: Expression, kind: int, inferred: Type) -> T
             proper = get_proper_type(inferred)
             found = proper.ret_type if isinstance(proper, CallableType) else AnyType(TypeOfAny.special_form)
         value = found
-    # as the wrapper's constructor solves its type variable: a literal's value is forgotten
-    # (``Interpolation[int]`` for ``{1}``), a literal type the context asked for stays
-    return interpolation_type(api, remove_instance_last_known_values(value))
+    return interpolation_type(api, value)
 
 
 def interpolation_type(api: TypeChecker, value: Type) -> Type:

@@ -16,6 +16,7 @@ from typing import Final, Sequence
 
 from mypy.checker import TypeChecker
 from mypy.erasetype import remove_instance_last_known_values
+from mypy.errorcodes import ErrorCode
 from mypy.errors import ErrorInfo
 from mypy.messages import format_type
 from mypy.nodes import (
@@ -230,7 +231,9 @@ class TagCall:
         own, failed = self.call(self.arg_types)
         if failed:
             self.report_slots()
-        return own if result is None else result
+        # as the call's wrappers solve their type variable: a literal's value is forgotten in
+        # what the tag returns (``Interpolation[int]`` for ``{1}``)
+        return remove_instance_last_known_values(own) if result is None else result
 
     def reject(self, verdict: str) -> None:
         """The error, and mypy's reasons as its notes."""
@@ -311,7 +314,12 @@ class TagCall:
             reported = True
             self.reported |= {index}
         if not reported and not unrelated:
-            # only a combination fails (e.g. one type variable, two types)
+            # only a combination fails (e.g. one type variable, two types): mypy's message
+            # about the type variable says why, in the tag's name, as for the call
+            said = self.type_variable_message()
+            if said is not None:
+                self.api.msg.fail(said[0], self.context, code=said[1])
+                return
             values = [
                 (self.slot_text(i), format_type(self.value_alone(i), self.api.options))
                 for i, typ in enumerate(self.arg_types)
@@ -332,6 +340,14 @@ class TagCall:
 
     def value_expr(self, index: int) -> Expression | None:
         return self.values[index] if index < len(self.values) else None
+
+    def type_variable_message(self) -> tuple[str, ErrorCode | None] | None:
+        """What mypy said of a type variable of the tag for this call (``CallErrors``)."""
+        found = self.state.call_errors
+        if found is None:
+            return None
+        context = self.context
+        return found[2].type_variables.get((self.api.path, context.line, context.column))
 
     def slot_context(self, index: int) -> Context:
         """Where an error about argument ``index`` is reported: the interpolation's expression."""
