@@ -238,7 +238,7 @@ def outcome(
     failed = False
     for d in found:
         col = d.column - 1
-        if moved is not None and col in moved and not d.message.endswith("[tagstr-interpolation]"):
+        if moved is not None and col in moved and not _ABOUT_THE_CALL.match(d.message):
             index = moved.index(col)  # (before 3.12 all are at the tag string's start: the first)
             col = node_start(starts[index], exprs[index])
         if d.severity == "note":
@@ -305,6 +305,8 @@ def lambda_body_anys(tag: Outcome, call: Outcome) -> bool:
     )
 
 
+#: messages at the tag string's start about the call, not an expression placed there
+_ABOUT_THE_CALL = re.compile(r'.*\[tagstr-interpolation\]$|Value of type variable|Cannot infer value of type parameter')
 _ANY_REPORT = re.compile(r'Expression (has type|type contains) "Any"')
 
 

@@ -18,7 +18,9 @@ from tagstr_runtime.frontend import INTERPOLATION_TYPE
 
 from tagstr_mypy.parse.checker_tree import INTERPOLATION, THUNK
 
-__all__ = ["flat_types", "interpolation_type", "slot_type", "typeinfo", "value_context", "value_of"]
+__all__ = [
+    "flat_types", "interpolation_type", "slot_type", "typeinfo", "value_context", "value_of", "value_type",
+]
 
 
 def value_of(arg: Expression, kind: int) -> Expression | None:
@@ -48,18 +50,29 @@ def flat_types(ctx: FunctionContext) -> list[Type]:
 
 def slot_type(api: TypeChecker, arg: Expression, kind: int, inferred: Type) -> Type:
     """What the tag is passed for ``arg``: ``Interpolation[<its value's type>]`` for an
-    interpolation (the value as mypy typed it in the tag's context), else ``inferred``."""
-    if kind == INTERPOLATION:
-        value = inferred
-    elif kind != THUNK or not isinstance(arg, LambdaExpr):
+    interpolation (the value as mypy typed it in the tag's context), else ``inferred``.
+    As the wrapper's constructor solves its type variable, a literal's value is forgotten
+    (``Interpolation[int]`` for ``{1}``), a literal type the context asked for stays."""
+    value = value_type(api, arg, kind, inferred)
+    if value is None:
         return inferred
-    else:
-        found = api.lookup_type_or_none(arg.expr())
-        if found is None:  # not typed (unreachable code): what the lambda returns
-            proper = get_proper_type(inferred)
-            found = proper.ret_type if isinstance(proper, CallableType) else AnyType(TypeOfAny.special_form)
-        value = found
+    proper = get_proper_type(value)
+    if isinstance(proper, Instance) and proper.last_known_value is not None:
+        value = proper.copy_modified(last_known_value=None)
     return interpolation_type(api, value)
+
+
+def value_type(api: TypeChecker, arg: Expression, kind: int, inferred: Type) -> Type | None:
+    """An interpolation's value as mypy typed it (a literal's value kept), or None."""
+    if kind == INTERPOLATION:
+        return inferred
+    if kind != THUNK or not isinstance(arg, LambdaExpr):
+        return None
+    found = api.lookup_type_or_none(arg.expr())
+    if found is None:  # not typed (unreachable code): what the lambda returns
+        proper = get_proper_type(inferred)
+        found = proper.ret_type if isinstance(proper, CallableType) else AnyType(TypeOfAny.special_form)
+    return found
 
 
 def interpolation_type(api: TypeChecker, value: Type) -> Type:

@@ -29,7 +29,7 @@ from mypy.types import (
 from tagstr_runtime.frontend import ATTRIBUTES, IDENTIFIER
 
 from tagstr_mypy.reports.codes import fail_interpolation
-from tagstr_mypy.typing.fields import slot_type
+from tagstr_mypy.typing.fields import value_type
 
 if TYPE_CHECKING:
     from tagstr_mypy.typing.tag_call import TagCall
@@ -54,8 +54,7 @@ def check_slot_demands(
     for index, ((arg, typ, kind), demand) in enumerate(zip(pairs, demands)):
         if tag_call.value_expr(index) is None or demand is None or index in tag_call.reported:
             continue
-        slot = tag_call.arg_types[index] if tag_call.arg_types else slot_type(api, arg, kind, typ)
-        value = tag_call.value_type(slot)
+        value = value_type(api, arg, kind, typ)  # (a string literal's value kept: an SQL name)
         if value is None or meets(api, demand, value):
             continue
         shown = format_type(value, api.options)

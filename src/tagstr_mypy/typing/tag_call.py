@@ -231,9 +231,7 @@ class TagCall:
         own, failed = self.call(self.arg_types)
         if failed:
             self.report_slots()
-        # as the call's wrappers solve their type variable: a literal's value is forgotten in
-        # what the tag returns (``Interpolation[int]`` for ``{1}``)
-        return remove_instance_last_known_values(own) if result is None else result
+        return own if result is None else result
 
     def reject(self, verdict: str) -> None:
         """The error, and mypy's reasons as its notes."""
