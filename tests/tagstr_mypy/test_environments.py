@@ -52,6 +52,7 @@ def checked(parser: str) -> list[tuple[int, int, str]]:
         return CHECKED
     return [(4, 12 if sys.version_info < (3, 12) else 23, "attr-defined"), *CHECKED[1:]]
 
+
 # no tag string; imports the runtime as a tag-string module does
 PLAIN = textwrap.dedent('''\
     import tagstr_runtime

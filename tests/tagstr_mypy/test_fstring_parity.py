@@ -24,7 +24,8 @@ PARSERS = pytest.mark.parametrize("parser", [
     pytest.param("--native-parser", marks=pytest.mark.skipif(
         not native_parser_available(), reason="no native parser")),
     pytest.param("--no-native-parser", marks=pytest.mark.skipif(
-        sys.version_info < (3, 12), reason="PEP 701 f-strings: mypy's stdlib-ast parser needs Python 3.12 to read them")),
+        sys.version_info < (3, 12),
+        reason="PEP 701 f-strings: mypy's stdlib-ast parser needs Python 3.12 to read them")),
 ])
 
 PRELUDE = '''\

@@ -58,7 +58,8 @@ from tagstr_mypy.reports.deprecated import deprecation_in_user_terms
 from tagstr_mypy.typing.other_plugins import own_signature
 from tagstr_mypy.typing.signatures import formal_at
 from tagstr_mypy.parse.checker_tree import DECODED, INTERPOLATION, SPEC, THUNK
-from tagstr_mypy.typing.tag_call import FELL_THROUGH, TagCall, checker_ready, flatten, interpolation_value
+from tagstr_mypy.typing.call_type import FELL_THROUGH, checker_ready
+from tagstr_mypy.typing.tag_call import TagCall, flatten, interpolation_value
 
 __all__ = ["tag_signature_callback"]
 
@@ -86,9 +87,8 @@ def tag_signature_callback(state: BuildState, ctx: FunctionSigContext) -> Functi
     # (by the type's identity: the entry holds the type, so its id is not reused meanwhile)
     known = state.call_signatures.get((id(tag_type), shape))
     if known is not None and known[0] is tag_type:
-        _, signature, hooked_once = known
-        errors.expect(api, call, shape, hooked_once, lambda infos: deprecation_in_user_terms(api, tag_type, infos))
-        return signature
+        errors.expect(api, call, shape, known[2], lambda infos: deprecation_in_user_terms(api, tag_type, infos))
+        return known[1]
     name = tag_expr.name if isinstance(tag_expr, NameExpr) else "?"
     tag_args = [arg for arg, kind in zip(call.args[1:], shape) if kind != SPEC]
     probe = TagCall(state, api, call, tag_expr, tag_type, name, tag_args, [], record.texts)
@@ -99,7 +99,7 @@ def tag_signature_callback(state: BuildState, ctx: FunctionSigContext) -> Functi
         return ctx.default_signature
     leading = ctx.default_signature
     assert isinstance(leading, CallableType)
-    items = []
+    items: list[CallableType] = []
     own_items = own.items
     # one signature passing the verdict takes a Decoded at every position: the
     # literal parts need no check (and give no type variable a constraint)
@@ -136,7 +136,6 @@ def tag_signature_callback(state: BuildState, ctx: FunctionSigContext) -> Functi
     if own is tag_type:  # no other plugin's hook made it (those may read the call)
         remember(state.call_signatures, (id(tag_type), shape), (tag_type, result, hooked_once))
     return result
-
 
 
 def per_argument(
@@ -231,8 +230,9 @@ def _exchanged(api: TypeChecker, item: ProperType, interpolation: Type, thunk: b
             # would be a list[Any]): as an f-string's field, typed for "object"
             return api.named_type("builtins.object")
         # the wrapper's type variable takes Any from the context: the lambda's result too
-        anything = value if value is not None else item
-        return CallableType([], [], [], AnyType(TypeOfAny.from_another_any, source_any=anything), function)
+        source = get_proper_type(value) if value is not None else item
+        anything = AnyType(TypeOfAny.from_another_any, source_any=source if isinstance(source, AnyType) else None)
+        return CallableType([], [], [], anything, function)
     if isinstance(item, Instance) and item.type.fullname == "builtins.object":
         return item  # both fit, neither gets a context
     if isinstance(item, (TypeVarLikeType, UnpackType)):

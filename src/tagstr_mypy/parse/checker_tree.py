@@ -29,10 +29,8 @@ parser found the tag strings and its generator asks this emitter what to write.
 from __future__ import annotations
 
 import ast
-import os
 import sys
-from bisect import bisect_left
-from typing import Callable, NamedTuple, Sequence
+from typing import NamedTuple
 
 from tagstr_runtime.frontend import (
     CHECKER_MODULE,
@@ -40,12 +38,13 @@ from tagstr_runtime.frontend import (
     Emitter,
     Field,
     Position,
-    SourceText,
     TagCall,
     TagString,
     located,
     prologue_index,
 )
+
+from tagstr_mypy.parse.columns import fields_at_their_expressions, to_char_columns
 
 __all__ = ["CALL_NAME", "CHECKER_MODULE", "DECODED", "DECODED_NAME", "INTERPOLATION", "SPEC", "THUNK",
            "CheckerEmitter", "CheckerTree", "SiteRecord", "checker_tree"]
@@ -137,7 +136,9 @@ class CheckerEmitter(Emitter):
         self.hooked.append(_Hooked(call, site, parts))
         return call
 
-    def place(self, deferred: set[int], twin_columns: bool) -> dict[tuple[int, int], tuple[SiteRecord, tuple[int | None, ...]]]:
+    def place(
+        self, deferred: set[int], twin_columns: bool
+    ) -> dict[tuple[int, int], tuple[SiteRecord, tuple[int | None, ...]]]:
         """Put each interpolation where mypy checks it: its expression in place, or its lambda
         when its field's offset is in ``deferred``; each spec field after it.  ``twin_columns``:
         place each expression as mypy's stdlib-``ast`` parser places the f-string twin's field
@@ -249,7 +250,6 @@ def _in_annotation(site: TagCall) -> bool:
 #: the nodes with an annotation (``arg``, ``AnnAssign``) or a return annotation
 _ANNOTATED = (ast.arg, ast.AnnAssign, ast.FunctionDef, ast.AsyncFunctionDef)
 _ANNOTATED_TYPES = frozenset(_ANNOTATED)
-_DECORATED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 def _is_base(site: TagCall) -> bool:
@@ -323,10 +323,12 @@ def checker_tree(
         return None
     tree = desugaring.tree
     assert isinstance(tree, ast.Module)
-    by_field, deferred = _analysed(desugaring, filename)
+    from tagstr_mypy.parse.deferred import analysed
+
+    by_field, deferred = analysed(desugaring, filename)
     placed = emitter.place(deferred, twin_columns)
     if char_columns and desugaring.result.fstrings:
-        _fields_at_their_expressions([tree])  # as the native parser places them
+        fields_at_their_expressions([tree])  # as the native parser places them
     if by_field:
         records = {
             at: record._replace(demands=tuple(None if start is None else by_field.get(start) for start in starts))
@@ -336,7 +338,7 @@ def checker_tree(
         records = {at: record for at, (record, _) in placed.items()}
     annotations = {site.at[:2]: (site.at[2:], site.tag.name) for site in emitter.annotations}
     if char_columns and not text.isascii():
-        convert = _to_char_columns(tree, desugaring.source)
+        convert = to_char_columns(tree, desugaring.source)
         records = {(line, convert(line, col)): record for (line, col), record in records.items()}
         annotations = {
             (line, convert(line, col)): ((end[0], convert(*end)), name)
@@ -347,31 +349,6 @@ def checker_tree(
     return CheckerTree(tree, desugaring, records, calls, annotations)
 
 
-def _analysed(desugaring: Desugaring, filename: str) -> tuple[dict[int, str], set[int]]:
-    """What the analysis layer says of the module's interpolations, by field offset: what each
-    asks of its value's type (``typing.hole_demands``), and which stay closures
-    (``parse.deferred``).  Both read the tag's definition with one resolver."""
-    from tagstr_runtime.frontend import ModuleAnalysis, ModuleFinder, TagResolver, strict
-
-    from tagstr_mypy.parse.deferred import deferred_fields
-    from tagstr_mypy.typing.hole_demands import hole_demands
-
-    path = filename if os.path.isfile(filename) else None
-    module = ModuleAnalysis(desugaring.source, desugaring.tree, desugaring.sites, path=path)
-    resolver = TagResolver(ModuleFinder([os.getcwd()]))
-    by_field = hole_demands(module, resolver, filename)
-    try:
-        deferred = deferred_fields(module, resolver)
-    except Exception:  # a bug of ours costs the closures' checks (the lambdas), never the build
-        if strict():
-            raise
-        import logging
-
-        logging.getLogger(__name__).exception("tagstr_mypy: the closures of %s", filename)
-        deferred = set()
-    return by_field, deferred
-
-
 def _out_of_reach(names: list[ast.Name]) -> None:
     """End each hook's name on the line before it starts: a zero-width name
     still encloses its position, and ``dmypy inspect`` at a tag string would
@@ -379,68 +356,3 @@ def _out_of_reach(names: list[ast.Name]) -> None:
     extent that ends before it starts encloses no position."""
     for name in names:
         name.end_lineno = name.lineno - 1
-
-
-def _fields_at_their_expressions(roots: Sequence[ast.AST]) -> None:
-    """Give each f-string field the position of its expression.
-
-    mypy's stdlib-``ast`` converter moves a field's expression to the field's
-    position; its native parser keeps the expression's own, which is right.
-    Format specs of interpolations are f-strings we generate; the whole tree
-    is walked only when the runtime's parser saw a standard f-string.
-    """
-    for root in roots:
-        for node in ast.walk(root):
-            if isinstance(node, ast.FormattedValue):
-                ast.copy_location(node, node.value)
-
-
-def _to_char_columns(tree: ast.Module, source: SourceText) -> Callable[[int, int], int]:
-    """Byte columns (``ast``) to character columns, on lines with non-ASCII text;
-    returns the conversion (line, byte column) -> character column.
-
-    Only statements that reach such a line are walked (a statement's lines hold
-    all of it, a decorated one's from its first decorator on): one accented
-    letter in a docstring must not cost a walk of the whole tree."""
-    cache: dict[tuple[int, int], int] = {}
-    non_ascii = source.non_ascii_lines()
-    lines = sorted(non_ascii)
-
-    def convert(line: int, col_byte: int) -> int:
-        if line not in non_ascii:
-            return col_byte
-        key = (line, col_byte)
-        found = cache.get(key)
-        if found is None:
-            if line < 1 or line > source.line_count:
-                found = col_byte
-            else:
-                found = source.offset(line, col_byte) - source.line_start(line)
-            cache[key] = found
-        return found
-
-    def reaches(stmt: ast.stmt) -> bool:
-        first = stmt.lineno
-        if isinstance(stmt, _DECORATED) and stmt.decorator_list:
-            first = min(first, stmt.decorator_list[0].lineno)
-        index = bisect_left(lines, first)
-        return index < len(lines) and lines[index] <= (stmt.end_lineno or stmt.lineno)
-
-    todo: list[ast.AST] = [tree]
-    while todo:
-        node = todo.pop()
-        if "col_offset" in node._attributes:
-            lineno = node.lineno  # type: ignore[attr-defined]
-            if lineno in non_ascii:
-                node.col_offset = convert(lineno, node.col_offset)  # type: ignore[attr-defined]
-            end = getattr(node, "end_lineno", None)
-            if end is not None and end in non_ascii and node.end_col_offset is not None:  # type: ignore[attr-defined]
-                node.end_col_offset = convert(end, node.end_col_offset)  # type: ignore[attr-defined]
-        for _, value in ast.iter_fields(node):
-            if isinstance(value, list):
-                for item in value:
-                    if isinstance(item, ast.AST) and (not isinstance(item, ast.stmt) or reaches(item)):
-                        todo.append(item)
-            elif isinstance(value, ast.AST):
-                todo.append(value)
-    return convert

@@ -19,15 +19,40 @@ migration's MIG004-006), and for tags that read their values later:
 from __future__ import annotations
 
 import ast
+import os
 from bisect import bisect_right
 from typing import TYPE_CHECKING, Iterable
 
 from tagstr_runtime.frontend import Field
 
 if TYPE_CHECKING:
-    from tagstr_runtime.frontend import Finding, ModuleAnalysis, Site, TagResolver
+    from tagstr_runtime.frontend import Desugaring, Finding, ModuleAnalysis, Site, TagResolver
 
-__all__ = ["deferred_fields"]
+__all__ = ["analysed", "deferred_fields"]
+
+
+def analysed(desugaring: Desugaring, filename: str) -> tuple[dict[int, str], set[int]]:
+    """What the analysis layer says of the module's interpolations, by field offset: what each
+    asks of its value's type (``typing.hole_demands``), and which stay closures
+    (``deferred_fields``).  Both read the tag's definition with one resolver."""
+    from tagstr_runtime.frontend import ModuleAnalysis, ModuleFinder, TagResolver, strict
+
+    from tagstr_mypy.typing.hole_demands import hole_demands
+
+    path = filename if os.path.isfile(filename) else None
+    module = ModuleAnalysis(desugaring.source, desugaring.tree, desugaring.sites, path=path)
+    resolver = TagResolver(ModuleFinder([os.getcwd()]))
+    by_field = hole_demands(module, resolver, filename)
+    try:
+        deferred = deferred_fields(module, resolver)
+    except Exception:  # a bug of ours costs the closures' checks (the lambdas), never the build
+        if strict():
+            raise
+        import logging
+
+        logging.getLogger(__name__).exception("tagstr_mypy: the closures of %s", filename)
+        deferred = set()
+    return by_field, deferred
 
 
 def deferred_fields(module: ModuleAnalysis, resolver: TagResolver) -> set[int]:

@@ -230,7 +230,10 @@ def _import_checker(file: MypyFile) -> None:
     index = 0
     if defs and isinstance(defs[0], ExpressionStmt) and isinstance(defs[0].expr, StrExpr):
         index = 1
-    while index < len(defs) and isinstance(defs[index], ImportFrom) and defs[index].id == "__future__":
+    while index < len(defs):
+        statement = defs[index]
+        if not isinstance(statement, ImportFrom) or statement.id != "__future__":
+            break
         index += 1
     line = defs[index].line if index < len(defs) else 1
     imp = ImportFrom(CHECKER_MODULE, 0, [("tag_call", CALL_NAME), ("decoded", DECODED_NAME)])

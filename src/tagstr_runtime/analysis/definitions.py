@@ -201,14 +201,12 @@ class TagResolver:
 
     def __init__(self, finder: ModuleFinder | None = None) -> None:
         self.finder = finder
-        # for ``site_definition``, by module: a tag's name -> its one module-level binding's
-        # definition (None: not bound once at module level); where the names are written
+        # ``site_definition``'s, by module: a tag's name -> its one module-level binding's definition
+        # (None: not bound once there); where names are written; each site's answer (by id)
         self._shared: WeakKeyDictionary[ModuleAnalysis, dict[str, TagDefinition | None]] = WeakKeyDictionary()
         self._written: WeakKeyDictionary[ModuleAnalysis, WrittenNames] = WeakKeyDictionary()
-        # each site asked about (by id) and its answer: several consumers ask about each site
         self._sites: dict[int, tuple[Site, TagDefinition]] = {}
-        # the module asked about last, with its two entries above (a weak mapping's lookup
-        # makes a weak reference each time: hundreds of sites of one module come in a row)
+        # the last module asked about, with its entries (a weak mapping's lookup makes a weak reference)
         self._current: tuple[ModuleAnalysis, WrittenNames, dict[str, TagDefinition | None]] | None = None
 
     def site_definition(self, module: ModuleAnalysis, site: Site) -> TagDefinition:
