@@ -22,6 +22,7 @@ language from its annotations).  mypy reasons with types instead.
 from __future__ import annotations
 
 import ast
+import weakref
 from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 from weakref import WeakKeyDictionary
@@ -31,7 +32,7 @@ from tagstr_runtime.analysis.module import ModuleAnalysis
 from tagstr_runtime.analysis.tag_types import called_name, lazy_reason, names_in, reads_as_tag_function
 
 if TYPE_CHECKING:
-    from tagstr_runtime.analysis.embedded.written import WrittenNames
+    from tagstr_runtime.analysis.embedded.written import SiteAnswers
     from tagstr_runtime.analysis.sites import Site
 
 __all__ = [
@@ -201,43 +202,39 @@ class TagResolver:
 
     def __init__(self, finder: ModuleFinder | None = None) -> None:
         self.finder = finder
-        # ``site_definition``'s, by module: a tag's name -> its one module-level binding's definition
-        # (None: not bound once there); where names are written; each site's answer (by id)
-        self._shared: WeakKeyDictionary[ModuleAnalysis, dict[str, TagDefinition | None]] = WeakKeyDictionary()
-        self._written: WeakKeyDictionary[ModuleAnalysis, WrittenNames] = WeakKeyDictionary()
-        self._sites: dict[int, tuple[Site, TagDefinition]] = {}
-        # the last module asked about, with its entries (a weak mapping's lookup makes a weak reference)
-        self._current: tuple[ModuleAnalysis, WrittenNames, dict[str, TagDefinition | None]] | None = None
+        # ``site_definition``'s, by module: where names are written, a tag's name -> its one
+        # module-level binding's definition (None: not bound once there), each site's answer
+        self._modules: WeakKeyDictionary[ModuleAnalysis, SiteAnswers] = WeakKeyDictionary()
+        # the last module asked about (a weak mapping's lookup makes a weak reference each time)
+        self._current: tuple[weakref.ref[ModuleAnalysis], SiteAnswers] | None = None
 
     def site_definition(self, module: ModuleAnalysis, site: Site) -> TagDefinition:
         """What the tag of a tag string (``site``, of ``module``) refers to: ``resolve`` of its
-        name, shared by the tag strings that read the same binding.  A module has hundreds of
-        ``html"..."`` in functions, and asking the scopes for each would cost more than the
-        rest of the checks of a file (issue 27).  A tag string in a function's body whose
-        module-level statement binds no name like its tag's (found by reading its text:
-        ``WrittenNames``) reads the module's binding of it: when there is one, it is
-        resolved once."""
-        known = self._sites.get(id(site))
+        name, shared by the tag strings that read the same binding (``SiteAnswers``: a
+        module has hundreds of ``html"..."``, issue 27)."""
+        current = self._current
+        if current is None or current[0]() is not module:
+            answers = self._modules.get(module)
+            if answers is None:
+                from tagstr_runtime.analysis.embedded.written import SiteAnswers
+
+                answers = self._modules[module] = SiteAnswers(module)
+            current = self._current = (weakref.ref(module), answers)
+        known = current[1].sites.get(id(site))
         if known is not None and known[0] is site:
             return known[1]
-        found = self._site_definition(module, site)
-        self._sites[id(site)] = (site, found)
+        found = self._site_definition(module, site, current[1])
+        current[1].sites[id(site)] = (site, found)
         return found
 
-    def _site_definition(self, module: ModuleAnalysis, site: Site) -> TagDefinition:
-        from tagstr_runtime.analysis.embedded.written import WrittenNames, function_statement
+    def _site_definition(self, module: ModuleAnalysis, site: Site, known: SiteAnswers) -> TagDefinition:
+        from tagstr_runtime.analysis.embedded.written import function_statement
 
         name = site.name
         top = function_statement(site.chain, module.generated)
         if top is None or module.source is None:
             return self.resolve(module, name)
-        current = self._current
-        if current is None or current[0] is not module:
-            written = self._written.get(module)
-            if written is None:
-                written = self._written[module] = WrittenNames(module)
-            current = self._current = (module, written, self._shared.setdefault(module, {}))
-        _, written, answers = current
+        written, answers = known.written(), known.shared
         if written.binds(top, name.id):
             return self.resolve(module, name)
         if name.id not in answers:

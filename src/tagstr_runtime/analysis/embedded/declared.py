@@ -49,8 +49,10 @@ class LanguageResolver:
     def __init__(self, resolver: TagResolver, configured: Mapping[str, str] | None = None) -> None:
         self.resolver = resolver
         self.configured = dict(configured or {})
-        # (id of a shared definition, the name written) -> (the definition, its language)
-        self._by_definition: dict[tuple[int, str], tuple[TagDefinition, str | None]] = {}
+        # by module: (id of a shared definition, the name written) -> (the definition, its language)
+        self._by_definition: WeakKeyDictionary[
+            ModuleAnalysis, dict[tuple[int, str], tuple[TagDefinition, str | None]]
+        ] = WeakKeyDictionary()
         # a module -> its ``name.tstring_language = "..."`` statements (bases and languages)
         self._set: WeakKeyDictionary[ModuleAnalysis, list[tuple[ast.Name, str]]] = WeakKeyDictionary()
 
@@ -64,10 +66,13 @@ class LanguageResolver:
         shared by the tag strings that read the same binding (``TagResolver.site_definition``),
         and so is the answer."""
         definition = self.resolver.site_definition(module, site)
+        by_definition = self._by_definition.get(module)
+        if by_definition is None:
+            by_definition = self._by_definition[module] = {}
         key = (id(definition), site.name.id)
-        found = self._by_definition.get(key)
+        found = by_definition.get(key)
         if found is None or found[0] is not definition:
-            found = self._by_definition[key] = (definition, self._language(module, site.name.id, definition))
+            found = by_definition[key] = (definition, self._language(module, site.name.id, definition))
         return found[1]
 
     def _language(self, module: ModuleAnalysis, written: str, definition: TagDefinition) -> str | None:
