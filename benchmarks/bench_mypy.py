@@ -22,6 +22,12 @@
     lines, with the plugin vs its f-string twin on stock mypy, both ``--strict``.
     Target: <= 1.3.
 (e) the same at ~20,000 lines. Target: <= 1.3.
+(f) dense views without a dataclass per view (``write_dense_views``: one
+    dataclass, then views of four tag strings and eight interpolations, a
+    union-typed ``html`` tag, a generic ``sql`` tag, a tag string in a list
+    comprehension, a format spec with a field), at ~3,000, ~9,000 and ~20,000
+    lines, with the plugin vs the f-string twin on stock mypy, both
+    ``--strict``. Target: <= 1.3 at each size.
 
 Every run is cold (a fresh cache directory). Variants alternate repeat by
 repeat, so drift on a busy machine hits both alike; the minimum and the median
@@ -52,13 +58,16 @@ sys.path.insert(0, str(SRC))
 import tagstr_runtime  # noqa: E402
 
 sys.path.insert(0, str(REPO / "benchmarks"))
-from dense_module import write_dense_pair  # noqa: E402
+from dense_module import write_dense_pair, write_dense_views  # noqa: E402
 from typical_module import write_module_pair  # noqa: E402
 
 TARGETS = {
     "a_codebase_ratio": 1.01, "b_dense_ratio": 1.15, "c_fstring_ratio": 1.3,
     "d_dense_ratio": 1.3, "e_dense_large_ratio": 1.3,
+    "f_views_3000_ratio": 1.3, "f_views_9000_ratio": 1.3, "f_views_20000_ratio": 1.3,
 }
+#: the sizes of (f), in lines
+VIEW_SIZES = (3000, 9000, 20000)
 
 TAGS_MODULE = '''\
 from __future__ import annotations
@@ -220,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="smaller corpus, fewer repeats")
     parser.add_argument("--repeats", type=int, default=None)
     parser.add_argument("--codebase", type=Path, help="a package directory to check instead of rich")
-    parser.add_argument("--only", default="a,b,c,d,e")
+    parser.add_argument("--only", default="a,b,c,d,e,f")
     parser.add_argument("--lines", type=int, default=None, help="size of (c)'s module (default 9000)")
     parser.add_argument("--compare-src", type=Path, default=None,
                         help="another checkout's src/: its plugin is timed beside this one's, in the same runs")
@@ -304,6 +313,25 @@ def main(argv: list[str] | None = None) -> int:
             )}
             ratio = "d_dense_ratio" if key == "d" else "e_dense_large_ratio"
             results[ratio] = results[key]["ratio_median"]  # type: ignore[index]
+        for size in VIEW_SIZES if "f" in only else ():
+            size = args.lines or (size // 3 if args.quick else size)
+            folder = work / f"views-{size}"
+            folder.mkdir()
+            tagged, twin = write_dense_views(folder, size)
+            lines = tagged.read_text(encoding="utf-8").count("\n")
+            key = f"f_views_{size}"
+            print(f"(f) dense views, one dataclass: {lines} lines vs their f-string twin, --strict, "
+                  f"{repeats} cold runs each")
+            results[key] = {"lines": lines, **compare(
+                f"(f) {lines} lines of views vs f-string twin",
+                [("stock_on_fstring_twin", folder, ["--strict", twin.name], False),
+                 ("plugin_on_tag_strings", folder, ["--strict", tagged.name], True),
+                 *[(label, folder, ["--strict", tagged.name], src) for label, src in other]],
+                repeats, work,
+            )}
+            results[f"{key}_ratio"] = results[key]["ratio_median"]  # type: ignore[index]
+            if args.lines:
+                break
     met = {key: results[key] <= limit for key, limit in TARGETS.items() if key in results}  # type: ignore[operator]
     results["targets_met"] = met
     print("BENCH_JSON " + json.dumps(results, sort_keys=True))

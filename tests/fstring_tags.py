@@ -6,7 +6,8 @@ file is the f-string twin of the converted one (up to the tag's call around
 it).  A tool's reports on the two are comparable position for position: the
 differential tests on real code use it (flake8: ``test_closure_reports_twin``,
 ``test_thirdparty_complexity``; the wrappers: ``test_ruff_check``,
-``test_format_tool``).
+``test_format_tool``; mypy: ``test_real_code``, which binds the tag with
+``with_tag_import`` on both sides).
 
 Converted: f-strings with the one prefix ``f``/``F`` that stand alone (an
 f-string implicitly concatenated with another literal stays: a tag string
@@ -16,6 +17,7 @@ parser would refuse once converted is left as it is.
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import io
 import tokenize
@@ -23,7 +25,7 @@ from pathlib import Path
 
 from tagstr_runtime.frontend import parse
 
-__all__ = ["converted", "package_files"]
+__all__ = ["converted", "package_files", "with_tag_import"]
 
 TAG = "h"
 _SKIPPED = frozenset([tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT])
@@ -88,3 +90,28 @@ def package_files(package: str) -> list[Path]:
     spec = importlib.util.find_spec(package)
     assert spec is not None and spec.origin is not None, package
     return sorted(Path(spec.origin).parent.rglob("*.py"))
+
+
+def with_tag_import(original: str, tagged: str, module: str) -> tuple[str, str]:
+    """Both texts (a module and its converted copy) importing the tag: ``from <module> import h``
+    on a line of its own, before the first statement of ``original`` that is not the
+    docstring nor a ``__future__`` import.  Every other line keeps its place on both sides."""
+    body = ast.parse(original).body
+    index = 0
+    while index < len(body) and (
+        (isinstance(body[index], ast.ImportFrom) and getattr(body[index], "module", None) == "__future__")
+        or (index == 0 and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant))
+    ):
+        index += 1
+    line = f"from {module} import {TAG}\n"
+    if index == len(body):
+        return tuple(text + ("\n" if text and not text.endswith("\n") else "") + line  # type: ignore[return-value]
+                     for text in (original, tagged))
+    node = body[index]
+    first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
+    out = []
+    for text in (original, tagged):
+        lines = text.splitlines(keepends=True)
+        lines.insert(first - 1, line)
+        out.append("".join(lines))
+    return out[0], out[1]

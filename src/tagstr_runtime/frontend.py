@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     )
     from tagstr_runtime.analysis.embedded.templates import template_of_site, template_of_tstring
     from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver, annotation_says_tag
+    from tagstr_runtime.analysis.tag_reading import reads_later
     from tagstr_runtime.analysis.findings import (
         Finding, argumentless_super, assignment_expressions, class_variables, expression_nodes,
     )
@@ -112,6 +113,7 @@ _LAZY = {
     "TagDefinition": "analysis.definitions",
     "TagResolver": "analysis.definitions",
     "annotation_says_tag": "analysis.definitions",
+    "reads_later": "analysis.tag_reading",
     "ModuleFinder": "analysis.imports",
     "AnalysisEmitter": "analysis.emitter",
     "ModuleAnalysis": "analysis.module",
@@ -263,6 +265,7 @@ __all__ = [
     "prologue_index",
     "python_files",
     "quick_fixes",
+    "reads_later",
     "QuickFix",
     "RenameFix",
     "Run",

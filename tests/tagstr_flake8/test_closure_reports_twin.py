@@ -75,6 +75,21 @@ def assigned_in_the_loop(log, rows):
         log.append(lambda: [lazy"{c} {row}" for c in row])
 
 
+def called_in_the_iteration(log, rows):
+    # functions bugbear leaves out (called before the iteration ends): the twin gets no
+    # B023, and neither does the tag string (issue 38)
+    for row in rows:
+        def show():
+            return lazy"{row}"
+        show()
+    for key in rows:
+        log.sort(key=lambda r: lazy"{r}{key}")
+    for each in rows:
+        log.append(list(map(lambda r: lazy"{r}{each}", rows)))
+    for now in rows:
+        log.append((lambda: lazy"{now}")())
+
+
 def rebound_by_the_function(log, rows):
     total = 0
     for row in rows:

@@ -63,6 +63,17 @@ def native_parser_by_default() -> bool:
     return bool(getattr(Options(), "native_parser", False))
 
 
+def native_parser_available() -> bool:
+    """mypy's native parser can be asked for (``--native-parser``: every mypy 2.x with its
+    ``ast_serialize``)."""
+    try:
+        import ast_serialize  # noqa: F401
+        from mypy.options import Options
+    except ImportError:
+        return False
+    return hasattr(Options(), "native_parser")
+
+
 def expectations(path: Path, byte_columns: bool = False) -> list[Diagnostic]:
     found = []
     lines = path.read_text(encoding="utf-8").splitlines()

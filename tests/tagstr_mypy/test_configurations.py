@@ -151,3 +151,99 @@ def test_the_notes_of_a_rejected_tag_go_with_its_error(folder: Path, parser: str
     ]
     disabled = check(folder, BODY, parser, "--disable-error-code", "tagstr-signature")
     assert [d.line for d in disabled] == [6]
+
+
+STUB = textwrap.dedent('''\
+    from tags import html
+
+    N: int
+    X = html"<p>{N}</p>"
+    Y = f"<p>{N}</p>"
+    Z = html"<p>{N.nope}</p>"
+    W = f"<p>{N.nope}</p>"
+    def page(title: str = html"{N}") -> None: ...
+''')
+
+
+@PARSERS
+def test_a_stub_may_hold_tag_strings(tmp_path: Path, parser: str) -> None:
+    """Issue 38: a ``.pyi`` with tag strings is read on both parsers; its tag strings are
+    checked as its f-strings are (``Z`` and its twin ``W``)."""
+    write_config(tmp_path)
+    (tmp_path / "tags.py").write_text(TAGS, encoding="utf-8")
+    (tmp_path / "lib.pyi").write_text(STUB, encoding="utf-8")
+    (tmp_path / "use.py").write_text("from lib import X, Y\nreveal_type(X)\nreveal_type(Y)\n", encoding="utf-8")
+    found = diagnostics(run_mypy("--output", "json", "--no-incremental", parser, "use.py", "lib.pyi", cwd=tmp_path))
+    assert [(d.file, d.line, d.message) for d in found] == [
+        ("lib.pyi", 6, '"int" has no attribute "nope"  [attr-defined]'),
+        ("lib.pyi", 7, '"int" has no attribute "nope"  [attr-defined]'),
+        ("use.py", 2, 'Revealed type is "str"'),
+        ("use.py", 3, 'Revealed type is "str"'),
+    ]
+
+
+@pytest.mark.parametrize("codes", [
+    ["--enable-error-code", "truthy-bool,redundant-expr"],  # mypy's config-file spelling, on the command line
+    ["--enable-error-code", "no-such-code"],
+    ["--disable-error-code", "no-such-code", "--disable-error-code", "truthy-bool"],
+])
+@pytest.mark.parametrize("source", ["x: int = 1\n", BODY], ids=["plain", "tag-strings"])
+def test_error_codes_get_mypy_s_own_answer(tmp_path: Path, codes: list[str], source: str) -> None:
+    """Issue 38: an error code mypy does not know is mypy's to report, as it reports it
+    without the plugin, whatever the file: never a crash of the plugin's."""
+    (tmp_path / "tags.py").write_text(TAGS, encoding="utf-8")
+    (tmp_path / "app.py").write_text(source, encoding="utf-8")
+    answers = []
+    for config in ("[mypy]\nplugins = tagstr_mypy\n", "[mypy]\n"):
+        (tmp_path / "mypy.ini").write_text(config, encoding="utf-8")
+        proc = run_mypy("--no-incremental", *codes, "app.py", cwd=tmp_path)
+        assert "INTERNAL ERROR" not in proc.stdout + proc.stderr and "Traceback" not in proc.stderr
+        answers.append((proc.returncode, proc.stdout, proc.stderr))
+    assert answers[0] == answers[1]
+    assert "Invalid error code(s)" in answers[0][1] + answers[0][2]
+
+
+def test_unknown_codes_in_the_configuration_get_mypy_s_own_answer(tmp_path: Path) -> None:
+    (tmp_path / "tags.py").write_text(TAGS, encoding="utf-8")
+    (tmp_path / "app.py").write_text(BODY, encoding="utf-8")
+    answers = []
+    for plugin in ("plugins = tagstr_mypy\n", ""):
+        config = f"[mypy]\n{plugin}disable_error_code = no-such-code, truthy-bool\n"
+        (tmp_path / "mypy.ini").write_text(config, encoding="utf-8")
+        proc = run_mypy("--no-incremental", "app.py", cwd=tmp_path)
+        answers.append((proc.returncode, proc.stdout, proc.stderr))
+    assert answers[0] == answers[1]
+    assert "Invalid error code(s): no-such-code" in answers[0][1] + answers[0][2]
+
+
+OUTSIDE = textwrap.dedent('''\
+    from typing import Any
+    from tags import html as h
+
+    def rows(items: list[Any]) -> list[object]:
+        total = sum(
+            item.size for item in items
+            if item
+        )
+        keys = sorted(items, key=lambda item: item.name)
+        return [h"<p>{total}</p>", keys, (x for x in items), {k: v for k, v in zip(items, items)}]
+''')
+
+
+@PARSERS
+def test_columns_outside_tag_strings_are_mypy_s_own(tmp_path: Path, parser: str) -> None:
+    """Issue 38: a file with a tag string gets, outside it, exactly the diagnostics stock mypy
+    gives the file with an f-string there, of the same width (generator expressions and
+    lambdas included, whose columns the native parser and mypy's stdlib-ast converter place
+    differently)."""
+    write_config(tmp_path)
+    (tmp_path / "tags.py").write_text(TAGS, encoding="utf-8")
+    sides = {"tagged.py": OUTSIDE, "twin.py": OUTSIDE.replace('h"', 'f"')}
+    for name, text in sides.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    proc = run_mypy("--output", "json", "--no-incremental", "--disallow-any-expr", parser, *sides, cwd=tmp_path)
+    found = diagnostics(proc)
+    tagged = [(d.line, d.column, d.message) for d in found if d.file == "tagged.py"]
+    twin = [(d.line, d.column, d.message) for d in found if d.file == "twin.py"]
+    assert len(tagged) > 5
+    assert tagged == twin

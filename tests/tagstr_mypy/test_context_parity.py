@@ -7,7 +7,10 @@ both inside ``reveal_type``.  The whole table is one module, checked once per
 mypy parser.  Per pair:
 
 * the errors inside each expression are the same (message, code, column from
-  the expression's start): mypy typed the expression in the same context;
+  the expression's start): mypy typed the expression in the same context (with
+  mypy's stdlib-``ast`` parser, the tag string's expression stands where mypy
+  puts an f-string field's, as for its f-string twin: at the tag string's start
+  before Python 3.12, at the field's ``{`` since);
 * the tag string fails exactly when the call fails, and at the same slots when
   mypy says which (the call's wording is re-worded for the tag string, so only
   the verdict and the slot are compared, never the text);
@@ -24,7 +27,7 @@ from typing import NamedTuple
 
 import pytest
 
-from harness import Diagnostic, diagnostics, run_mypy, write_config
+from harness import Diagnostic, diagnostics, native_parser_by_default, run_mypy, write_config
 
 pytestmark = pytest.mark.subprocess
 
@@ -187,6 +190,7 @@ class Pair(NamedTuple):
     line: int  # of the tag string; the call is on the next line
     tag_starts: list[int]  # 0-based column of each expression
     call_starts: list[int]
+    fields: list[int]  # 0-based column of each field's "{"
 
 
 def pairs() -> list[tuple[str, list[str]]]:
@@ -201,19 +205,20 @@ def write_module(path: Path) -> list[Pair]:
         lines += ["", "", f"def case_{number}() -> None:"]
         tag_line = f"    reveal_type({tag}\"a "
         call_line = f"    reveal_type({tag}(Decoded('a '), "
-        tag_starts, call_starts = [], []
+        tag_starts, call_starts, fields = [], [], []
         for index, expr in enumerate(exprs):
             if index:
                 tag_line += " b "
                 call_line += "Decoded(' b '), "
             pad = " " if expr.startswith("{") else ""  # "{{" would be a literal brace
+            fields.append(len(tag_line))
             tag_starts.append(len(tag_line) + 1 + len(pad))
             tag_line += "{" + pad + expr + pad + "}"
             call_line += "Interpolation((lambda: "
             call_starts.append(len(call_line))
             call_line += f"{expr}, {expr!r}, None, None)), "
         lines += [tag_line + "\")", call_line + "Decoded('')))"]
-        written.append(Pair(tag, exprs, len(lines) - 1, tag_starts, call_starts))
+        written.append(Pair(tag, exprs, len(lines) - 1, tag_starts, call_starts, fields))
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return written
 
@@ -225,11 +230,17 @@ class Outcome(NamedTuple):
     revealed: tuple[str, ...]
 
 
-def outcome(found: list[Diagnostic], starts: list[int], exprs: list[str], is_call: bool) -> Outcome:
+def outcome(
+    found: list[Diagnostic], starts: list[int], exprs: list[str], is_call: bool, moved: list[int] | None = None
+) -> Outcome:
+    """``moved``: where mypy's stdlib-``ast`` parser puts each expression (the tag string's)."""
     inside, slots, revealed = set(), set(), []
     failed = False
     for d in found:
         col = d.column - 1
+        if moved is not None and col in moved and not _ABOUT_THE_CALL.match(d.message):
+            index = moved.index(col)  # (before 3.12 all are at the tag string's start: the first)
+            col = node_start(starts[index], exprs[index])
         if d.severity == "note":
             if d.message.startswith("Revealed type"):
                 revealed.append(d.message)
@@ -250,14 +261,19 @@ def outcome(found: list[Diagnostic], starts: list[int], exprs: list[str], is_cal
 
 
 def hand_written_wrapper_any(d: Diagnostic, col: int, starts: list[int]) -> bool:
-    """``--disallow-any-expr`` on the ``Interpolation((...))`` the call writes by
-    hand, typed ``Interpolation[Any]`` by a tag that takes a bare ``Interpolation``:
-    a tag string has no such expression (its tag is judged as a callee is, and
-    its interpolation by its value, as in the f-string twin)."""
+    """``--disallow-any-expr`` on the ``Interpolation((lambda: ...))`` the call writes by
+    hand, typed ``Interpolation[Any]`` by a tag that takes a bare ``Interpolation``, or
+    on its lambda (``Callable[[], Any]``): a tag string has no such expression (its tag
+    is judged as a callee is, and its interpolation by its value, in place, as in the
+    f-string twin)."""
     wrapper = len("Interpolation((lambda: ")
-    return d.message.startswith('Expression type contains "Any" (has type "Interpolation[') and any(
-        col == start - wrapper for start in starts
-    )
+    if d.message.startswith('Expression type contains "Any" (has type "Interpolation['):
+        return any(col == start - wrapper for start in starts)
+    if d.message.startswith('Expression type contains "Any" (has type "tuple[Callable[[], '):
+        return any(col == start - len("(lambda: ") for start in starts)
+    if d.message.startswith('Expression type contains "Any" (has type "Callable[[], '):
+        return any(col == start - len("lambda: ") for start in starts)
+    return False
 
 
 def node_start(start: int, expr: str) -> int:
@@ -289,6 +305,31 @@ def lambda_body_anys(tag: Outcome, call: Outcome) -> bool:
     )
 
 
+#: messages at the tag string's start about the call, not an expression placed there
+_ABOUT_THE_CALL = re.compile(r'.*\[tagstr-interpolation\]$|Value of type variable|Cannot infer value of type parameter')
+_ANY_REPORT = re.compile(r'Expression (has type|type contains) "Any"')
+
+
+def typed_in_place(tag: Outcome, call: Outcome) -> bool:
+    """What checking the value in place makes differ from the hand-written call, which wraps it
+    in a lambda (docs/decisions.md, "When an interpolation is evaluated"):
+
+    * ``--disallow-any-expr`` reports: the lambda's body is typed in the context of an
+      ``Any`` for a bare ``Interpolation`` (``[i for i in x]`` is a ``list[Any]``), where
+      the value in place is typed as its f-string twin's field (for ``object``), and a
+      failed inference leaves ``Any`` in the value as in any direct call;
+    * an overloaded tag whose overloads all reject the value: mypy checks the value against
+      the overload it falls back to and says why inside it (``List item 0 has incompatible
+      type``), where the call's wrapper fails as a whole."""
+    if tag.failed == call.failed and all(
+        _ANY_REPORT.match(message) for _, _, message in tag.inside ^ call.inside
+    ):
+        return True
+    return call.failed and not tag.failed and bool(tag.inside - call.inside) and all(
+        slot in call.slots for slot, _, _ in tag.inside - call.inside
+    )
+
+
 def wrapper_slot(col: int, starts: list[int]) -> int | None:
     """The slot whose ``Interpolation((`` argument starts at ``col``."""
     for index, start in enumerate(starts):
@@ -312,11 +353,17 @@ def test_a_tag_string_is_typed_as_its_call(module: tuple[Path, list[Pair]], opti
     by_line: dict[int, list[Diagnostic]] = {}
     for d in diagnostics(proc):
         by_line.setdefault(d.line, []).append(d)
+    stdlib = "--no-native-parser" in options or ("--native-parser" not in options and not native_parser_by_default())
     differ = []
     for pair in table:
-        tag = outcome(by_line.get(pair.line, []), pair.tag_starts, pair.exprs, False)
+        moved = None
+        if stdlib:
+            moved = [len("    reveal_type(")] * len(pair.exprs) if sys.version_info < (3, 12) else pair.fields
+        tag = outcome(by_line.get(pair.line, []), pair.tag_starts, pair.exprs, False, moved)
         call = outcome(by_line.get(pair.line + 1, []), pair.call_starts, pair.exprs, True)
         same = (tag.inside == call.inside or lambda_body_anys(tag, call)) and tag.failed == call.failed
+        if not same and typed_in_place(tag, call):
+            same, tag = True, call  # (the revealed types are compared below)
         if same and tag.slots and call.slots:
             same = tag.slots == call.slots
         if same and not tag.failed:

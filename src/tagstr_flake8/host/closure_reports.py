@@ -19,16 +19,18 @@ from weakref import WeakKeyDictionary
 from tagstr_flake8.lint.tag_file import TagFile, TagSite, walk_interpolation
 from tagstr_flake8.lint.scope_index import ScopeIndex, scope_index
 
-__all__ = ["closure_only_reads", "handler_closure_reads"]
+__all__ = ["closure_only_reads", "handler_closure_reads", "twin_reports_b023"]
 
 Positions = frozenset[tuple[int, int]]
 # once per file, and no longer than flake8 keeps the file
-_CLOSURE_ONLY: WeakKeyDictionary[TagFile, Positions] = WeakKeyDictionary()
+_CLOSURE_ONLY: WeakKeyDictionary[TagFile, tuple[Positions, Positions]] = WeakKeyDictionary()
+_TWIN_B023: WeakKeyDictionary[TagFile, Positions | None] = WeakKeyDictionary()
 _HANDLERS: WeakKeyDictionary[TagFile, tuple[Positions, Positions]] = WeakKeyDictionary()
 
 
-def closure_only_reads(tagfile: TagFile) -> Positions:
-    """(line, byte column) of the names whose late binding only our closures make.
+def closure_only_reads(tagfile: TagFile) -> tuple[Positions, Positions]:
+    """(line, byte column) of the names whose late binding only our closures make, and of
+    those a function the user wrote reads as well (``twin_reports_b023`` says for those).
 
     An interpolation's lambda makes every name it reads late-bound, and
     bugbear's B023 says so at the user's name when a loop around the lambda
@@ -38,12 +40,14 @@ def closure_only_reads(tagfile: TagFile) -> Positions:
     ``def`` in the loop, a lambda inside the field): there B023 is the user's
     and stays.  Elsewhere, a name local to the scope the tag string is in
     (the scope analysis, ``lint.scope_index``), it is about our closure: TAG006
-    reports it in tag-string terms.
+    reports it in tag-string terms.  Whether the user's function makes it in the twin
+    is bugbear's to say (it leaves out a function called in the iteration, a ``key=``
+    function...): the twin's reports decide (``twin_reports_b023``).
     """
     known = _CLOSURE_ONLY.get(tagfile)
     if known is not None:
         return known
-    found = set()
+    found, users = set(), set()
     scopes: ScopeIndex | None = None
     for site in tagfile.sites():
         for interp in site.interpolations():
@@ -53,8 +57,35 @@ def closure_only_reads(tagfile: TagFile) -> Positions:
                     scopes = scopes or scope_index(tagfile)
                 if function is None or scopes is None or not _free_in(function, scopes, name):
                     found.add((name.lineno, name.col_offset))
-    _CLOSURE_ONLY[tagfile] = result = frozenset(found)
+                else:
+                    users.add((name.lineno, name.col_offset))
+    _CLOSURE_ONLY[tagfile] = result = (frozenset(found), frozenset(users))
     return result
+
+
+def twin_reports_b023(tagfile: TagFile, line: int, column: int) -> bool:
+    """Whether bugbear reports B023 at (line, byte column) on the f-string twin of the file
+    (the lint tree with each interpolation in place: ``host.eager_tree``); True when bugbear
+    cannot be asked (the report stands, as before).  Run once per file, only for a report
+    at a name a function of the user's reads in an interpolation."""
+    if tagfile not in _TWIN_B023:
+        _TWIN_B023[tagfile] = _bugbear_b023(tagfile)
+    found = _TWIN_B023[tagfile]
+    return found is None or (line, column) in found
+
+
+def _bugbear_b023(tagfile: TagFile) -> Positions | None:
+    try:
+        from bugbear import BugBearChecker
+    except ImportError:  # (another plugin's B023)
+        return None
+    from tagstr_flake8.host.eager_tree import eager_tree
+
+    try:
+        checker = BugBearChecker(tree=eager_tree(tagfile), filename="<twin>", lines=tagfile.lines)
+        return frozenset((line, column) for line, column, message, _ in checker.run() if message.startswith("B023"))
+    except Exception:  # an interface of bugbear's that changed: its report stands
+        return None
 
 
 def handler_closure_reads(tagfile: TagFile) -> tuple[Positions, Positions]:

@@ -229,10 +229,13 @@ def _on_generated_code(tagfile: TagFile, code: str, line: int, column: int) -> b
         return True
     if code not in CLOSURE_CODES and code not in HANDLER_CODES:
         return False
-    from tagstr_flake8.host.closure_reports import closure_only_reads, handler_closure_reads
+    from tagstr_flake8.host.closure_reports import closure_only_reads, handler_closure_reads, twin_reports_b023
 
     if code in CLOSURE_CODES:
-        return (line, column) in closure_only_reads(tagfile)
+        ours, users = closure_only_reads(tagfile)
+        if (line, column) in users:  # a function of the user's reads it: as bugbear says of the twin
+            return not twin_reports_b023(tagfile, line, column)
+        return (line, column) in ours
     if code in HANDLER_CODES:
         reads, clauses = handler_closure_reads(tagfile)
         return (line, column) in (reads if code == "F821" else clauses)

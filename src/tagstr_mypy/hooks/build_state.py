@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, TypeVar
 if TYPE_CHECKING:  # the hook modules import mypy's checker: not at start-up
     from mypy.errors import Errors, ErrorWatcher
     from mypy.nodes import CallExpr
-    from mypy.types import CallableType, Type
+    from mypy.types import CallableType, FunctionLike, Type
 
     from tagstr_mypy.parse.checker_tree import SiteRecord
     from tagstr_mypy.reports.call_errors import CallErrors
@@ -44,15 +44,20 @@ class BuildState:
         # identity (the object is held, so its id is not reused while it lives)
         self.verdicts: dict[object, str | None] = {}
         self.verdicts_by_id: dict[int, tuple[object, str | None]] = {}
-        # the signature hook's (hooks/signature.py): a parameter's type -> what a
-        # lambda is checked against there; (id of a signature, a tag string's
+        # the signature hook's (hooks/signature.py): (a parameter's type, a lambda?) -> what
+        # an interpolation is checked against there; (id of a signature, a tag string's
         # shape) -> the signature mypy gets
-        self.lambda_formals: dict[Type, Type | None] = {}
+        self.value_formals: dict[tuple[Type, bool], Type | None] = {}
         self.signatures: dict[tuple[int, tuple[int, ...]], tuple[object, CallableType | None]] = {}
+        # (id of a tag's type, a shape) -> (the type, what the signature hook answers, whether mypy
+        # hooks its call once)
+        self.call_signatures: dict[tuple[int, tuple[int, ...]], tuple[object, FunctionLike, bool]] = {}
         # (hook kind, full name) -> the chained plugins' hook (typing/other_plugins.py)
         self.hooks: dict[tuple[str, str], object] = {}
         # the build's error watcher (reports/call_errors.py): its Errors, the watcher, its owner
         self.call_errors: tuple[Errors, ErrorWatcher, CallErrors] | None = None
+        # (mypy's module table, the checker's stand-ins are in it): typing/tag_call.py
+        self.checker_ready: tuple[object, bool] | None = None
         # set for a build that ends in mypy's fast exit (``retire``)
         self.keep_until_exit = False
         self.retired: list[object] = []
@@ -81,9 +86,11 @@ class BuildState:
         older update's types alive (what a parse made stays: it is replaced)."""
         self.verdicts.clear()
         self.verdicts_by_id.clear()
-        self.lambda_formals.clear()
+        self.value_formals.clear()
         self.signatures.clear()
+        self.call_signatures.clear()
         self.hooks.clear()
+        self.checker_ready = None
         if self.call_errors is not None:
             self.call_errors[2].index()  # positions only: no tree of an older parse held
 

@@ -96,7 +96,8 @@ class TagstrPlugin(Plugin):
         _parse_hook.use_stdlib_parser_in_worker(options)
         _parse_hook.install(self, options, state)
         _swap_point.install(enter_module)
-        _follow.add_options(options)
+        #: the checker's modules still need their options (an error code unknown at __init__)
+        self._follow_pending = not _follow.add_options(options)
         # mypy asks every plugin for a hook at every call, method call and
         # operator it checks: a dictionary's ``get`` answers without running
         # Python code (these attributes shadow the methods below, which say the same)
@@ -118,6 +119,9 @@ class TagstrPlugin(Plugin):
         return functools.partial(_template_call_hook, self.state) if fullname == TEMPLATE_TAG_CALL else None
 
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
+        if self._follow_pending:  # the codes are valid now (mypy stopped otherwise)
+            self._follow_pending = False
+            _follow.add_options(self.options)
         self.state.forget()
         pending = self.state.pending.get(file.path)
         if pending is None:

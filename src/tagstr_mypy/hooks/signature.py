@@ -9,15 +9,16 @@ hands mypy the tag's signature(s) with one leading parameter for the tag and
 one parameter per argument, so that mypy does this for a tag string exactly
 as for the call written by hand.
 
-The checker tree passes an interpolation as its bare ``lambda: expr``, not
-as ``Interpolation((lambda: expr, ...))``: inferring that generic wrapper's
-type once per interpolation would cost more than everything else the tag
-string needs.  The lambda's parameter is the tag's with ``Interpolation[X]``
-written ``Callable[[], X]``: the same context for ``expr``, the same type
-variables to solve, and it fails exactly when the wrapper would.  Where the
-tag's parameter accepts more than that exchange keeps exact (a protocol or a
-``Sequence`` that the wrapper fits, a callable that a lambda fits, a bare
-type variable), the call keeps ``tag_call``'s own signature, which accepts
+The checker tree passes an interpolation as its expression, in place (a few
+as their bare ``lambda: expr``), not as ``Interpolation((lambda: expr,
+...))``: inferring that generic wrapper's type once per interpolation would
+cost more than everything else the tag string needs.  The expression's
+parameter is the tag's with ``Interpolation[X]`` written ``X`` (a lambda's,
+``Callable[[], X]``): the same context for ``expr``, the same type variables
+to solve, and it fails exactly when the wrapper would.  Where the tag's
+parameter accepts more than that exchange keeps exact (a protocol or a
+``Sequence`` that the wrapper fits, a callable that a lambda fits, a bare type
+variable), the call keeps ``tag_call``'s own signature, which accepts
 anything: the function hook then calls the tag with each interpolation's
 ``Interpolation[<type>]``, the value typed without the tag's context.
 
@@ -56,8 +57,9 @@ from tagstr_mypy.reports.call_errors import CALLEE, CallErrors
 from tagstr_mypy.reports.deprecated import deprecation_in_user_terms
 from tagstr_mypy.typing.other_plugins import own_signature
 from tagstr_mypy.typing.signatures import formal_at
-from tagstr_mypy.parse.checker_tree import DECODED, INTERPOLATION, SPEC
-from tagstr_mypy.typing.tag_call import TagCall, checker_ready, flatten, interpolation_value
+from tagstr_mypy.parse.checker_tree import DECODED, INTERPOLATION, SPEC, THUNK
+from tagstr_mypy.typing.call_type import FELL_THROUGH, checker_ready
+from tagstr_mypy.typing.tag_call import TagCall, flatten, interpolation_value
 
 __all__ = ["tag_signature_callback"]
 
@@ -66,7 +68,7 @@ def tag_signature_callback(state: BuildState, ctx: FunctionSigContext) -> Functi
     api = ctx.api
     assert isinstance(api, TypeChecker)
     call = ctx.context
-    if not isinstance(call, CallExpr) or not call.args or not checker_ready(api):
+    if not isinstance(call, CallExpr) or not call.args or not checker_ready(api, state):
         return ctx.default_signature
     record = state.site(api.path, call)
     if record is None:
@@ -79,8 +81,15 @@ def tag_signature_callback(state: BuildState, ctx: FunctionSigContext) -> Functi
     errors.callee(api, tag_expr, tag_type)
     if isinstance(tag_type, AnyType):
         return ctx.default_signature
-    name = tag_expr.name if isinstance(tag_expr, NameExpr) else "?"
+    errors.named(api, call, tag_expr, tag_type)
     shape = record.kinds  # what each argument is (the checker tree's record of the call)
+    # a tag is called with the same shapes again and again: its signature for a shape is kept
+    # (by the type's identity: the entry holds the type, so its id is not reused meanwhile)
+    known = state.call_signatures.get((id(tag_type), shape))
+    if known is not None and known[0] is tag_type:
+        errors.expect(api, call, shape, known[2], lambda infos: deprecation_in_user_terms(api, tag_type, infos))
+        return known[1]
+    name = tag_expr.name if isinstance(tag_expr, NameExpr) else "?"
     tag_args = [arg for arg, kind in zip(call.args[1:], shape) if kind != SPEC]
     probe = TagCall(state, api, call, tag_expr, tag_type, name, tag_args, [], record.texts)
     if probe.verdict() is not None:
@@ -90,7 +99,7 @@ def tag_signature_callback(state: BuildState, ctx: FunctionSigContext) -> Functi
         return ctx.default_signature
     leading = ctx.default_signature
     assert isinstance(leading, CallableType)
-    items = []
+    items: list[CallableType] = []
     own_items = own.items
     # one signature passing the verdict takes a Decoded at every position: the
     # literal parts need no check (and give no type variable a constraint)
@@ -116,10 +125,17 @@ def tag_signature_callback(state: BuildState, ctx: FunctionSigContext) -> Functi
     # class is checked for more than its arguments: the function hook checks
     # those again)
     hooked_once = len(items) == 1 and not own.is_type_obj()
-    errors.expect(api, call, hooked_once, lambda infos: deprecation_in_user_terms(api, tag_type, infos))
+    errors.expect(api, call, shape, hooked_once, lambda infos: deprecation_in_user_terms(api, tag_type, infos))
     if len(items) > 1:
-        return Overloaded(items)
-    return items[0]
+        # last, what takes anything: when no item fits the values (mypy would give up on the
+        # call, and call no hook), the function hook still runs, and says which one the tag
+        # does not accept
+        result: FunctionLike = Overloaded([*items, leading.copy_modified(ret_type=FELL_THROUGH, name=CALLEE)])
+    else:
+        result = items[0]
+    if own is tag_type:  # no other plugin's hook made it (those may read the call)
+        remember(state.call_signatures, (id(tag_type), shape), (tag_type, result, hooked_once))
+    return result
 
 
 def per_argument(
@@ -128,10 +144,12 @@ def per_argument(
 ) -> CallableType | None:
     """``signature`` as mypy should check a tag string's arguments against it
     (``shape``: what each argument is): the tag first, then one positional
-    parameter per argument (a lambda's exchanged, a spec's ``object``); never
+    parameter per argument (an interpolation's exchanged, a spec's ``object``); never
     a class's constructor (mypy would then hook the call by the class's
     name).  None: no exact exchange.  ``interpolation``: ``Interpolation[Any]``;
     ``literal_fits``: the literal parts are known to fit (``object`` for them)."""
+    if any(isinstance(get_proper_type(typ), UnpackType) for typ in signature.arg_types):
+        return None  # a TypeVarTuple is solved from every argument: the function hook calls the tag
     arg_types: list[Type] = [leading.arg_types[0]]
     anything = api.named_type("builtins.object")
     position = 0
@@ -145,8 +163,8 @@ def per_argument(
             return None
         if kind == DECODED and literal_fits:
             formal = anything
-        elif kind == INTERPOLATION:
-            formal = lambda_formal(state, api, formal, interpolation)
+        elif kind == INTERPOLATION or kind == THUNK:
+            formal = value_formal(state, api, formal, interpolation, kind == THUNK)
             if formal is None:
                 return None
         arg_types.append(formal)
@@ -176,43 +194,55 @@ def _rest_optional(signature: CallableType, given: int) -> bool:
     return True
 
 
-def lambda_formal(state: BuildState, api: TypeChecker, formal: Type, interpolation: Type) -> Type | None:
-    """What ``lambda: expr`` is checked against where the tag takes ``formal``:
-    ``Interpolation[X]`` exchanged for ``Callable[[], X]``; None when the lambda
-    and the wrapper would not fare alike."""
-    if formal in state.lambda_formals:
-        return state.lambda_formals[formal]
+def value_formal(
+    state: BuildState, api: TypeChecker, formal: Type, interpolation: Type, thunk: bool = False
+) -> Type | None:
+    """What an interpolation's expression (``thunk``: its ``lambda: expr``) is checked against
+    where the tag takes ``formal``: ``Interpolation[X]`` exchanged for ``X`` (``Callable[[], X]``);
+    None when the expression and the wrapper would not fare alike."""
+    key = (formal, thunk)
+    if key in state.value_formals:
+        return state.value_formals[key]
     items: list[Type] = []
-    neither: list[Type] = []  # what neither fits (a literal part's type): no context, no match
     exact = True
     for item in flatten(formal):
-        exchanged = _exchanged(api, item, interpolation)
+        exchanged = _exchanged(api, item, interpolation, thunk)
         if exchanged is None:
             exact = False
             break
-        (neither if exchanged is _NEITHER else items).append(item if exchanged is _NEITHER else exchanged)
-    found = UnionType.make_union(items or neither) if exact else None
-    remember(state.lambda_formals, formal, found)
+        if exchanged is not _NEITHER:
+            items.append(exchanged)
+    # what neither fits (a literal part's type) is no slot for a value; a parameter that
+    # takes no interpolation at all is left to the function hook, which says so
+    found = UnionType.make_union(items) if exact and items else None
+    remember(state.value_formals, key, found)
     return found
 
 
-def _exchanged(api: TypeChecker, item: ProperType, interpolation: Type) -> Type | None:
+def _exchanged(api: TypeChecker, item: ProperType, interpolation: Type, thunk: bool) -> Type | None:
     function = api.named_type("builtins.function")
     value = interpolation_value(item)
-    if value is not None:
-        return CallableType([], [], [], value, function)
-    if isinstance(item, AnyType):
+    if value is not None and not isinstance(get_proper_type(value), AnyType):
+        return CallableType([], [], [], value, function) if thunk else value
+    if value is not None or isinstance(item, AnyType):
+        if not thunk:
+            # any value fits, and none is typed in the context of an Any (a list literal
+            # would be a list[Any]): as an f-string's field, typed for "object"
+            return api.named_type("builtins.object")
         # the wrapper's type variable takes Any from the context: the lambda's result too
-        return CallableType([], [], [], AnyType(TypeOfAny.from_another_any, source_any=item), function)
+        source = get_proper_type(value) if value is not None else item
+        anything = AnyType(TypeOfAny.from_another_any, source_any=source if isinstance(source, AnyType) else None)
+        return CallableType([], [], [], anything, function)
     if isinstance(item, Instance) and item.type.fullname == "builtins.object":
         return item  # both fit, neither gets a context
     if isinstance(item, (TypeVarLikeType, UnpackType)):
-        return None  # solved from what it is given: the wrapper or the lambda
-    thunk = CallableType([], [], [], AnyType(TypeOfAny.special_form), function)
-    if is_subtype(thunk, item) or is_subtype(interpolation, item):
-        return None  # one of them fits where the other may not
-    return _NEITHER  # neither fits: a literal part's type, say
+        return None  # solved from what it is given: the wrapper or the value
+    if is_subtype(interpolation, item):
+        return None  # the wrapper fits where the value may not
+    if thunk and is_subtype(CallableType([], [], [], AnyType(TypeOfAny.special_form), function), item):
+        return None  # the lambda fits where the wrapper does not
+    return _NEITHER  # the wrapper does not fit: a literal part's type, say
 
 
-#: what ``_exchanged`` says of a type that neither a lambda nor an interpolation fits
+#: what ``_exchanged`` says of a type that the wrapper does not fit
 _NEITHER: Final = AnyType(TypeOfAny.special_form)

@@ -16,7 +16,7 @@ from tagstr_mypy.hooks.build_state import BuildState
 from tagstr_mypy.reports.deprecated import deprecation_in_user_terms
 from tagstr_mypy.typing.deps import depend_as_call
 from tagstr_mypy.reports.error_scope import report_in_own_scope, reported_within
-from tagstr_mypy.typing.tag_call import tag_call_callback
+from tagstr_mypy.typing.call_type import tag_call_callback
 
 __all__ = ["tag_string_hook"]
 

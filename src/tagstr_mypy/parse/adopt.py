@@ -50,6 +50,16 @@ def swap(state: BuildState, file: MypyFile, options: Options) -> bool:
         # file: dmypy keeps one while a blocking error stops an update)
         return False
     del state.pending[file.path]
+    if pending.plan is not None and file.raw_data is None:
+        from tagstr_mypy.parse.native_graft import graft
+
+        if graft(file, pending.plan):  # the native parser's tree, each tag string's call in place
+            moved = pending.plan.moved
+            records = state.sites.get(file.path)
+            if moved and records is not None:  # the calls' positions in the native parser's unit
+                state.sites[file.path] = {moved.get(at, at): record for at, record in records.items()}
+            state.retire(pending)
+            return True
     state.retire(pending, file.defs)  # the placeholder's statements are replaced
     adopt(file, _parse_hook.convert(pending, file.path, options), options)
     return True

@@ -6,20 +6,20 @@ written by ``CheckerEmitter`` for the checker:
 * every tag string ``tag"..."`` is ``__tagstr_call__(tag, a, b)``, so that one
   plugin hook (on ``tagstr_runtime._checker.tag_call``) types every tag string
   whatever the tag is, and reports in tag-string terms;
-* a literal part is ``__tagstr_d__`` (only its type matters), an interpolation
-  ``lambda: expr``, followed by its format spec when that has fields of its
-  own (``f"{width}"``, evaluated with the tag string, in its scope): the
-  signature hook gives mypy, for each lambda, the tag's parameter with every
-  ``Interpolation[X]`` written ``Callable[[], X]`` (``hooks/signature.py``), so
-  that mypy infers the expression in the tag's context without inferring a
-  generic wrapper's type per interpolation (which costs more than the rest of
-  the tag string); the hooks see ``Interpolation[<the value's type>]``;
+* a literal part is ``__tagstr_d__`` (only its type matters); an interpolation
+  is its expression, in place, where the f-string twin evaluates it (``INTERPOLATION``),
+  or ``lambda: expr`` where the closure means something else (``THUNK``: a class
+  body's name, an assignment expression, a tag that reads its values later; see
+  ``parse/deferred.py``); each field of its format spec follows it (``SPEC``:
+  evaluated with the tag string, in its scope).  The signature hook gives mypy the
+  tag's parameter with ``Interpolation[X]`` written ``X`` for an expression and
+  ``Callable[[], X]`` for a lambda (``hooks/signature.py``), so that mypy infers
+  each in the tag's context; the hooks see ``Interpolation[<the value's type>]``;
 * what each tag string's call stands for is kept beside the tree, keyed by the
   call's position (``CheckerTree.sites``, a ``SiteRecord`` each): what each
-  argument is (a literal part, an interpolation, a format spec), the source
-  text of each interpolation, which messages quote, and what an embedded
-  language's context asks of its type.  The hooks look the call up there and
-  never tell arguments apart by the generated code;
+  argument is, the source text of each interpolation, which messages quote, and
+  what an embedded language's context asks of its type.  The hooks look the call
+  up there and never tell arguments apart by the generated code;
 * one import of those typed stand-ins replaces the run-time table.
 
 Nothing here lexes, and nothing takes generated code apart: the runtime's
@@ -29,8 +29,8 @@ parser found the tag strings and its generator asks this emitter what to write.
 from __future__ import annotations
 
 import ast
-from bisect import bisect_left
-from typing import Callable, NamedTuple, Sequence
+import sys
+from typing import NamedTuple
 
 from tagstr_runtime.frontend import (
     CHECKER_MODULE,
@@ -38,28 +38,34 @@ from tagstr_runtime.frontend import (
     Emitter,
     Field,
     Position,
-    SourceText,
     TagCall,
+    TagString,
     located,
     prologue_index,
 )
 
-__all__ = ["CHECKER_MODULE", "DECODED", "INTERPOLATION", "SPEC", "CheckerEmitter", "CheckerTree", "SiteRecord",
-           "checker_tree"]
+from tagstr_mypy.parse.columns import fields_at_their_expressions, to_char_columns
+
+__all__ = ["CALL_NAME", "CHECKER_MODULE", "DECODED", "DECODED_NAME", "INTERPOLATION", "SPEC", "THUNK",
+           "CheckerEmitter", "CheckerTree", "SiteRecord", "checker_tree"]
 
 CALL_NAME = "__tagstr_call__"
 DECODED_NAME = "__tagstr_d__"
 _LOAD = ast.Load()
 
-#: what an argument of a tag string's call is, after the tag (``SiteRecord.kinds``)
-DECODED, INTERPOLATION, SPEC = 0, 1, 2
+#: what an argument of a tag string's call is, after the tag (``SiteRecord.kinds``): a literal
+#: part, an interpolation's expression in place, a field of a format spec (checked in place,
+#: not passed to the tag), an interpolation's ``lambda: expr``
+DECODED, INTERPOLATION, SPEC, THUNK = 0, 1, 2, 3
+#: the Python that mypy's stdlib-``ast`` parser runs on: before 3.12, every field of an
+#: f-string is placed at the f-string's start; since, at its ``{``
+_FIELDS_AT_THE_START = sys.version_info < (3, 12)
 
 
 class SiteRecord(NamedTuple):
     """One tag string as its generated call's hooks need it (from the emitter, which wrote it)."""
 
-    #: each argument after the tag: ``DECODED``, ``INTERPOLATION`` or ``SPEC`` (a format spec
-    #: with fields, after its interpolation: checked, not passed to the tag)
+    #: each argument after the tag: ``DECODED``, ``INTERPOLATION``, ``THUNK`` or ``SPEC``
     kinds: tuple[int, ...]
     #: each of the tag's arguments (the specs left out): an interpolation's source text, or
     #: None for a literal part
@@ -67,6 +73,10 @@ class SiteRecord(NamedTuple):
     #: each of the tag's arguments: what its context asks of its value's type (an SQL name,
     #: HTML attributes: ``typing.hole_demands.hole_demands``), or None
     demands: tuple[str | None, ...]
+    #: each of the tag's arguments: where its expression starts, (line, column), when the tree
+    #: places it elsewhere as mypy places the f-string twin's (``twin_columns``); else None.
+    #: The plugin's own messages about an interpolation point at the expression itself.
+    starts: tuple[tuple[int, int] | None, ...] = ()
 
 
 # ``arguments`` carries no position: one shared node for every lambda (as the runtime's emitter does)
@@ -75,20 +85,30 @@ _NO_ARGUMENTS = ast.arguments(
 )
 
 
+class _Hooked(NamedTuple):
+    """A tag string's hooked call, and the parts the emitter wrote for it (``place`` fills its arguments)."""
+
+    call: ast.Call
+    site: TagCall
+    #: each argument: a literal part's name, or an interpolation's lambda with its spec's fields
+    parts: tuple[tuple[ast.expr, tuple[tuple[ast.expr, Position], ...]], ...]
+
+
 class CheckerEmitter(Emitter):
     """Generated names and constants get zero-width positions at the start of
     what they stand for, so that tools listing the expressions at a position
-    (``dmypy inspect``) show the user's, not these."""
+    (``dmypy inspect``) show the user's, not these.
+
+    Each interpolation is first written as its lambda; ``place`` then puts each
+    expression where it is checked, once the analysis has said which stay closures."""
 
     def __init__(self) -> None:
-        self.specs: list[ast.JoinedStr] = []  # generated format specs (f-strings)
         self.hooks: list[ast.Name] = []  # each tag string's __tagstr_call__
-        #: each hooked call's record by the call's (line, column): byte columns (``checker_tree``
-        #: converts them with the tree's), with its interpolations' field offsets
-        self.sites: dict[tuple[int, int], tuple[SiteRecord, tuple[int | None, ...]]] = {}
+        self.hooked: list[_Hooked] = []
+        self.annotations: list[TagCall] = []  # the tag strings in annotations (their f-string twins)
         self.fields: dict[int, Field] = {}  # id(lambda) -> its interpolation's field
-        self.spec_of: dict[int, ast.JoinedStr] = {}  # id(lambda) -> its spec with fields
-        self._specs_seen = 0  # len(specs) at the last call: the parts of a call come right before it
+        #: id(lambda) -> the fields of its format spec (pre-order), each with its ``{``'s position
+        self.spec_of: dict[int, tuple[tuple[ast.expr, Position], ...]] = {}
 
     def decoded(self, cooked: str, raw: str, at: Position) -> ast.expr:
         return located(ast.Name(DECODED_NAME, _LOAD), at)
@@ -97,26 +117,12 @@ class CheckerEmitter(Emitter):
         lam = located(ast.Lambda(_NO_ARGUMENTS, value), at)  # Emitter.thunk
         self.fields[id(lam)] = field
         if isinstance(spec, ast.JoinedStr):  # a constant spec or none: nothing to check
-            self.specs.append(spec)
-            self.spec_of[id(lam)] = spec
+            self.spec_of[id(lam)] = tuple(_spec_fields(spec))
         return lam
 
-    def arguments(self, parts: Sequence[ast.expr]) -> list[ast.expr]:
-        """The call's arguments: each part, and after an interpolation its spec with fields."""
-        args: list[ast.expr] = []
-        for part in parts:
-            args.append(part)
-            spec = self.spec_of.get(id(part))
-            if spec is not None:
-                args.append(spec)
-        return args
-
     def call(self, site: TagCall) -> ast.expr:
-        # the parts of this tag string were emitted since the last call (nested
-        # tag strings are called before the parts of the one that holds them)
-        with_specs = len(self.specs) != self._specs_seen
-        self._specs_seen = len(self.specs)
         if site.path and _in_annotation(site):
+            self.annotations.append(site)
             return _fstring_twin(site)
         if _is_base(site):
             # what mypy says of a call as a base names the tag, as for ``tag(...)``
@@ -124,27 +130,64 @@ class CheckerEmitter(Emitter):
         line, col = site.at[0], site.at[1]
         hook = located(ast.Name(CALL_NAME, _LOAD), (line, col, line, col))
         self.hooks.append(hook)
-        args = self.arguments(site.args) if with_specs else site.args
-        self.sites[line, col] = self.record(site.args, len(args) != len(site.args))
-        return located(ast.Call(hook, [site.func, *args], []), site.at)
+        spec_of = self.spec_of
+        parts = tuple([(part, spec_of.get(id(part), ())) for part in site.args])
+        call = located(ast.Call(hook, [site.func, *site.args], []), site.at)
+        self.hooked.append(_Hooked(call, site, parts))
+        return call
 
-    def record(
-        self, parts: Sequence[ast.expr], with_specs: bool
-    ) -> tuple[SiteRecord, tuple[int | None, ...]]:
-        """The call's record (with each argument's field offset, for ``demands``)."""
+    def place(
+        self, deferred: set[int], twin_columns: bool
+    ) -> dict[tuple[int, int], tuple[SiteRecord, tuple[int | None, ...]]]:
+        """Put each interpolation where mypy checks it: its expression in place, or its lambda
+        when its field's offset is in ``deferred``; each spec field after it.  ``twin_columns``:
+        place each expression as mypy's stdlib-``ast`` parser places the f-string twin's field
+        (mypy moves a field's expression to the field's position).  Returns each call's record
+        by its (line, byte column), with its interpolations' field offsets (for ``demands``)."""
+        records = {}
         fields = self.fields
-        found = [fields.get(id(part)) for part in parts]
-        texts = tuple(None if field is None else field.expr for field in found)
-        starts = tuple(None if field is None else field.span.start for field in found)
-        if with_specs:
+        for hooked in self.hooked:
+            site = hooked.site
+            args: list[ast.expr] = [site.func]
             kinds: list[int] = []
-            for part, field in zip(parts, found):
-                kinds.append(DECODED if field is None else INTERPOLATION)
-                if id(part) in self.spec_of:
+            texts: list[str | None] = []
+            offsets: list[int | None] = []
+            starts: list[tuple[int, int] | None] = []
+            moved = False
+            for part, specs in hooked.parts:
+                field = fields.get(id(part))
+                if field is None:
+                    args.append(part)
+                    kinds.append(DECODED)
+                    texts.append(None)
+                    offsets.append(None)
+                    starts.append(None)
+                    continue
+                texts.append(field.expr)
+                offsets.append(field.span.start)
+                start: tuple[int, int] | None = None
+                if field.span.start in deferred:
+                    args.append(part)
+                    kinds.append(THUNK)
+                else:
+                    assert isinstance(part, ast.Lambda)
+                    value = part.body
+                    if twin_columns and not _is_hooked(value):
+                        start = (value.lineno, value.col_offset)
+                        _at_the_field(value, site.at if _FIELDS_AT_THE_START else part_position(part))
+                        moved = True
+                    args.append(value)
+                    kinds.append(INTERPOLATION)
+                starts.append(start)
+                for spec_value, where in specs:
+                    if twin_columns and not _is_hooked(spec_value):
+                        _at_the_field(spec_value, site.at if _FIELDS_AT_THE_START else where)
+                    args.append(spec_value)
                     kinds.append(SPEC)
-        else:
-            kinds = [DECODED if field is None else INTERPOLATION for field in found]
-        return SiteRecord(tuple(kinds), texts, (None,) * len(parts)), starts
+            hooked.call.args = args
+            record = SiteRecord(tuple(kinds), tuple(texts), (None,) * len(texts), tuple(starts) if moved else ())
+            records[site.at[0], site.at[1]] = (record, tuple(offsets))
+        return records
 
     def finish(self, tree: ast.AST) -> ast.AST:
         assert isinstance(tree, ast.Module)
@@ -164,6 +207,33 @@ class CheckerEmitter(Emitter):
         return tree
 
 
+def _is_hooked(node: ast.expr) -> bool:
+    """A tag string's call (a nested one): its record is keyed by its own position."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == CALL_NAME
+
+
+def part_position(node: ast.expr) -> Position:
+    return (node.lineno, node.col_offset, node.end_lineno or node.lineno, node.end_col_offset or node.col_offset)
+
+
+def _at_the_field(value: ast.expr, at: Position) -> None:
+    """Where mypy's stdlib-``ast`` converter puts an f-string field's expression
+    (``set_line`` of the field's line and column: the end stays)."""
+    value.lineno, value.col_offset = at[0], at[1]
+
+
+def _spec_fields(spec: ast.JoinedStr) -> list[tuple[ast.expr, Position]]:
+    """The fields of a format spec, pre-order (a field's own spec after it), each with
+    the position of its ``{`` (the generator's ``FormattedValue``)."""
+    found: list[tuple[ast.expr, Position]] = []
+    for value in spec.values:
+        if isinstance(value, ast.FormattedValue):
+            found.append((value.value, part_position(value)))
+            if isinstance(value.format_spec, ast.JoinedStr):
+                found.extend(_spec_fields(value.format_spec))
+    return found
+
+
 def _in_annotation(site: TagCall) -> bool:
     """Whether the tag string is (in) an annotation, where mypy judges it as a
     type: the f-string twin's error, not one about the hook's name, is right."""
@@ -180,7 +250,6 @@ def _in_annotation(site: TagCall) -> bool:
 #: the nodes with an annotation (``arg``, ``AnnAssign``) or a return annotation
 _ANNOTATED = (ast.arg, ast.AnnAssign, ast.FunctionDef, ast.AsyncFunctionDef)
 _ANNOTATED_TYPES = frozenset(_ANNOTATED)
-_DECORATED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 def _is_base(site: TagCall) -> bool:
@@ -214,6 +283,11 @@ class CheckerTree(NamedTuple):
     desugaring: Desugaring
     #: (line, column) of each tag string's hooked call, as mypy will see it -> its record
     sites: dict[tuple[int, int], SiteRecord]
+    #: each hooked call of ``tree`` with its tag string (nested ones before the one holding them)
+    calls: list[tuple[ast.Call, TagString]]
+    #: each tag string in an annotation (written as its f-string twin): its (line, column) ->
+    #: ((end line, end column), the tag's name)
+    annotations: dict[tuple[int, int], tuple[tuple[int, int], str]]
 
 
 def checker_tree(
@@ -222,6 +296,7 @@ def checker_tree(
     python_version: tuple[int, int],
     *,
     char_columns: bool,
+    twin_columns: bool = False,
 ) -> CheckerTree | None:
     """The tree for ``text``, or None when it has no tag string (SPEC 1.8).
 
@@ -229,6 +304,9 @@ def checker_tree(
     original position.  ``char_columns``: mypy's native parser counts columns in
     characters, its stdlib-``ast`` parser in UTF-8 bytes; the tree follows the
     parser mypy would have used, so positions match stock mypy either way.
+    ``twin_columns``: mypy's stdlib-``ast`` parser checks the tree, and each
+    expression of a tag string stands where it puts the f-string twin's (at the
+    f-string's start before Python 3.12, at the field's ``{`` since).
     """
     emitter = CheckerEmitter()
     desugaring = Desugaring(
@@ -245,22 +323,30 @@ def checker_tree(
         return None
     tree = desugaring.tree
     assert isinstance(tree, ast.Module)
-    from tagstr_mypy.typing.hole_demands import hole_demands
+    from tagstr_mypy.parse.deferred import analysed
 
-    by_field = hole_demands(desugaring, filename)  # by the source offset of each field
-    _fields_at_their_expressions([tree] if desugaring.result.fstrings else emitter.specs)
+    by_field, deferred = analysed(desugaring, filename)
+    placed = emitter.place(deferred, twin_columns)
+    if char_columns and desugaring.result.fstrings:
+        fields_at_their_expressions([tree])  # as the native parser places them
     if by_field:
         records = {
             at: record._replace(demands=tuple(None if start is None else by_field.get(start) for start in starts))
-            for at, (record, starts) in emitter.sites.items()
+            for at, (record, starts) in placed.items()
         }
     else:
-        records = {at: record for at, (record, _) in emitter.sites.items()}
+        records = {at: record for at, (record, _) in placed.items()}
+    annotations = {site.at[:2]: (site.at[2:], site.tag.name) for site in emitter.annotations}
     if char_columns and not text.isascii():
-        convert = _to_char_columns(tree, desugaring.source)
+        convert = to_char_columns(tree, desugaring.source)
         records = {(line, convert(line, col)): record for (line, col), record in records.items()}
+        annotations = {
+            (line, convert(line, col)): ((end[0], convert(*end)), name)
+            for (line, col), (end, name) in annotations.items()
+        }
     _out_of_reach(emitter.hooks)
-    return CheckerTree(tree, desugaring, records)
+    calls = [(hooked.call, hooked.site.tag) for hooked in emitter.hooked]
+    return CheckerTree(tree, desugaring, records, calls, annotations)
 
 
 def _out_of_reach(names: list[ast.Name]) -> None:
@@ -270,68 +356,3 @@ def _out_of_reach(names: list[ast.Name]) -> None:
     extent that ends before it starts encloses no position."""
     for name in names:
         name.end_lineno = name.lineno - 1
-
-
-def _fields_at_their_expressions(roots: Sequence[ast.AST]) -> None:
-    """Give each f-string field the position of its expression.
-
-    mypy's stdlib-``ast`` converter moves a field's expression to the field's
-    position; its native parser keeps the expression's own, which is right.
-    Format specs of interpolations are f-strings we generate; the whole tree
-    is walked only when the runtime's parser saw a standard f-string.
-    """
-    for root in roots:
-        for node in ast.walk(root):
-            if isinstance(node, ast.FormattedValue):
-                ast.copy_location(node, node.value)
-
-
-def _to_char_columns(tree: ast.Module, source: SourceText) -> Callable[[int, int], int]:
-    """Byte columns (``ast``) to character columns, on lines with non-ASCII text;
-    returns the conversion (line, byte column) -> character column.
-
-    Only statements that reach such a line are walked (a statement's lines hold
-    all of it, a decorated one's from its first decorator on): one accented
-    letter in a docstring must not cost a walk of the whole tree."""
-    cache: dict[tuple[int, int], int] = {}
-    non_ascii = source.non_ascii_lines()
-    lines = sorted(non_ascii)
-
-    def convert(line: int, col_byte: int) -> int:
-        if line not in non_ascii:
-            return col_byte
-        key = (line, col_byte)
-        found = cache.get(key)
-        if found is None:
-            if line < 1 or line > source.line_count:
-                found = col_byte
-            else:
-                found = source.offset(line, col_byte) - source.line_start(line)
-            cache[key] = found
-        return found
-
-    def reaches(stmt: ast.stmt) -> bool:
-        first = stmt.lineno
-        if isinstance(stmt, _DECORATED) and stmt.decorator_list:
-            first = min(first, stmt.decorator_list[0].lineno)
-        index = bisect_left(lines, first)
-        return index < len(lines) and lines[index] <= (stmt.end_lineno or stmt.lineno)
-
-    todo: list[ast.AST] = [tree]
-    while todo:
-        node = todo.pop()
-        if "col_offset" in node._attributes:
-            lineno = node.lineno  # type: ignore[attr-defined]
-            if lineno in non_ascii:
-                node.col_offset = convert(lineno, node.col_offset)  # type: ignore[attr-defined]
-            end = getattr(node, "end_lineno", None)
-            if end is not None and end in non_ascii and node.end_col_offset is not None:  # type: ignore[attr-defined]
-                node.end_col_offset = convert(end, node.end_col_offset)  # type: ignore[attr-defined]
-        for _, value in ast.iter_fields(node):
-            if isinstance(value, list):
-                for item in value:
-                    if isinstance(item, ast.AST) and (not isinstance(item, ast.stmt) or reaches(item)):
-                        todo.append(item)
-            elif isinstance(value, ast.AST):
-                todo.append(value)
-    return convert

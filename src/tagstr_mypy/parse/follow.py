@@ -36,15 +36,27 @@ MODULES: tuple[str, ...] = tuple(
 _NOT_FOLLOWED = ("skip", "error")
 
 
-def add_options(options: Any) -> None:
-    """Before mypy computes any module's options (the plugin's ``__init__``)."""
+def add_options(options: Any) -> bool:
+    """Before mypy computes any module's options (the plugin's ``__init__``).  False when an
+    option names an error code mypy does not know (yet): mypy validates the codes only once
+    every plugin is loaded (a later one may register it), reports an unknown one and stops;
+    the plugin then tries again before the first module's dependencies (``TagstrPlugin``)."""
     if options._per_module_cache is None:
-        options.build_per_module_cache()
+        try:
+            options.build_per_module_cache()
+        except KeyError:  # a section names an unknown error code: mypy's own build meets it, as stock
+            options._per_module_cache, options._glob_options, options._unused_configs = None, [], set()
+            return False
     unused = options.get_unused_configs()  # clone_for_module below uses no section
+    done = True
     for module in MODULES:
-        own = options.clone_for_module(module)
-        changes: dict[str, object] = {"ignore_missing_imports": True}
-        if own.follow_imports in _NOT_FOLLOWED:
-            changes["follow_imports"] = "silent"
-        options._per_module_cache[module] = own.apply_changes(changes)
+        try:
+            own = options.clone_for_module(module)
+            changes: dict[str, object] = {"ignore_missing_imports": True}
+            if own.follow_imports in _NOT_FOLLOWED:
+                changes["follow_imports"] = "silent"
+            options._per_module_cache[module] = own.apply_changes(changes)
+        except KeyError:  # an error code unknown here (mypy's own clone says it later, as stock)
+            done = False
     options._unused_configs = unused
+    return done

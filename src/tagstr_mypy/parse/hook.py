@@ -31,13 +31,16 @@ from __future__ import annotations
 import ast
 import sys
 import threading
-from typing import Any, Callable, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from tagstr_runtime.frontend import TagSyntaxError, decode_source, strict, wrap_once
 from tagstr_mypy.parse import builds as _builds
 from tagstr_mypy.parse import swap_point as _swap_point
 from tagstr_mypy.hooks.build_state import BuildState
 from tagstr_mypy.parse.runtime_check import missing_runtime
+
+if TYPE_CHECKING:
+    from tagstr_mypy.parse.native_graft import GraftPlan
 
 __all__ = ["Pending", "convert", "install", "use_stdlib_parser_in_worker"]
 
@@ -133,11 +136,10 @@ def _parse_native(fnam: str, source: str | bytes | None = None, *args: Any, **kw
         return _native_parse(fnam, source, *args, **kwargs)
     # Each parse of a file replaces what an earlier one left: an update that a
     # blocking error aborted before the swap must not leave a tree for the next
-    # update (dmypy) to swap in.
+    # update (dmypy) to swap in, nor a file that lost its tag strings their records.
     build.state.pending.pop(fnam, None)
+    build.state.sites.pop(fnam, None)
     result = _native_parse(fnam, source, *args, **kwargs)
-    if fnam.endswith(".pyi"):
-        return result
     if not _blocking(result[1]) and not (
         # the native parser reads t"..." as a template string for every target;
         # before 3.14 it is a tag string (SPEC 1.4)
@@ -181,11 +183,19 @@ def _tag_strings_native(
         return result
     placeholder = built.desugaring.placeholder
     assert placeholder is not None
+    if not text.isascii():
+        # the native parser counts characters: each blanked one a space (CPython's placeholder
+        # keeps the UTF-8 length instead)
+        from tagstr_runtime.frontend import placeholder_text
+
+        placeholder = placeholder_text(text, built.desugaring.tag_strings, char_columns=True)
     native = _native_parse(fnam, placeholder, *args, **kwargs)
     if _blocking(native[1]):  # the native parser rejects what CPython accepted: its errors stand
         return native
     skip_bodies = bool(kwargs.get("skip_function_bodies", args[0] if args else False))
-    build.state.pending[fnam] = Pending(built.tree, skip_bodies, text)
+    from tagstr_mypy.parse.native_graft import graft_plan
+
+    build.state.pending[fnam] = Pending(built.tree, skip_bodies, text, graft_plan(built, placeholder))
     build.state.sites[fnam] = built.sites
     build.state.retire(built)
     _swap_point.arm()
@@ -242,12 +252,14 @@ def _running_python_only(
 
 
 class Pending(NamedTuple):
-    """A desugared tree waiting for the module's ``MypyFile`` (``parse.adopt.swap``),
-    converted then with the module's options."""
+    """A module's tag strings waiting for its ``MypyFile`` (``parse.adopt.swap``): the calls
+    to put in the native parser's tree (``plan``, ``parse.native_graft``), else the desugared
+    tree, converted then with the module's options."""
 
     tree: ast.Module
     strip_function_bodies: bool
     text: str  # the source, for its inline ``# mypy:`` options
+    plan: GraftPlan | None = None
 
 
 def convert(pending: Pending, fnam: str, options: Any) -> Any:
@@ -265,7 +277,7 @@ def convert(pending: Pending, fnam: str, options: Any) -> Any:
     errors.set_file(fnam, None, options=options)
     converter = ASTConverter(
         options=options,
-        is_stub=False,
+        is_stub=fnam.endswith(".pyi"),
         errors=errors,
         strip_function_bodies=pending.strip_function_bodies,
         path=fnam,
@@ -303,6 +315,9 @@ def _parse_stdlib(
     options = _take_marked(source)
     if options is None:
         return _ast_parse(source, filename, mode, *args, **kwargs)
+    build = _builds.build_of(options.always_true, options.always_false)
+    if build is not None:
+        build.state.sites.pop(filename, None)  # what an earlier parse of the file recorded
     try:
         return _ast_parse(source, filename, mode, *args, **kwargs)
     except SyntaxError as exc:
@@ -315,7 +330,7 @@ def _parse_stdlib(
         text = decode_source(source)
         from tagstr_mypy.parse.checker_tree import checker_tree  # the desugarer: only for a file that needs it
 
-        built = checker_tree(text, filename, version, char_columns=_char_columns)
+        built = checker_tree(text, filename, version, char_columns=_char_columns, twin_columns=not _char_columns)
     except TagSyntaxError as exc:
         # mypy's stdlib-ast parser reports SyntaxError.offset as a 0-based column
         shifted = TagSyntaxError(
@@ -331,7 +346,6 @@ def _parse_stdlib(
         raise original from None
     if built is None:
         raise original
-    build = _builds.build_of(options.always_true, options.always_false)
     if build is not None:
         build.state.sites[filename] = built.sites
         build.state.retire(built)  # mypy converts the tree, then drops it

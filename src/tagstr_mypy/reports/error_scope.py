@@ -19,7 +19,7 @@ from mypy.checker import TypeChecker
 from mypy.errors import ErrorInfo
 from mypy.nodes import CallExpr, Context, Expression, LambdaExpr
 
-from tagstr_mypy.parse.checker_tree import INTERPOLATION, SiteRecord
+from tagstr_mypy.parse.checker_tree import THUNK, SiteRecord
 
 __all__ = ["report_in_own_scope", "reported_within"]
 
@@ -121,5 +121,5 @@ def _generated_call_lambdas(call: CallExpr, record: SiteRecord, records: Records
     """The user's lambdas in a tag string's call: its own lambdas are generated
     (``lambda: expr``, its record says which), and only ``expr`` is the user's."""
     for arg, kind in zip(call.args[1:], record.kinds):
-        inside = arg.expr() if kind == INTERPOLATION and isinstance(arg, LambdaExpr) else arg
+        inside = arg.expr() if kind == THUNK and isinstance(arg, LambdaExpr) else arg
         _find_lambdas(inside, records, found)

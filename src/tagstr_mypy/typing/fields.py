@@ -1,8 +1,8 @@
 """Each interpolation's type for the tag, from the arguments of a tag string's call.
 
-What each argument is (a literal part, an interpolation, a format spec) is
-the checker tree's record of the call (``parse/checker_tree.py``'s
-``SiteRecord``), which the hooks read; an interpolation is its ``lambda: expr``.
+What each argument is (a literal part, an interpolation in place or as its
+lambda, a format spec's field) is the checker tree's record of the call
+(``parse/checker_tree.py``'s ``SiteRecord``), which the hooks read.
 """
 
 from __future__ import annotations
@@ -10,18 +10,37 @@ from __future__ import annotations
 from mypy.checker import TypeChecker
 from mypy.expandtype import expand_type
 from mypy.lookup import lookup_fully_qualified
-from mypy.nodes import Expression, LambdaExpr, TypeInfo
+from mypy.nodes import Context, Expression, LambdaExpr, TypeInfo
 from mypy.plugin import FunctionContext
 from mypy.types import AnyType, CallableType, Instance, TupleType, Type, TypeOfAny, get_proper_type
 
 from tagstr_runtime.frontend import INTERPOLATION_TYPE
 
-__all__ = ["flat_types", "interpolation_type", "lambda_of", "slot_type", "typeinfo"]
+from tagstr_mypy.parse.checker_tree import INTERPOLATION, THUNK
+
+__all__ = [
+    "flat_types", "interpolation_type", "slot_type", "typeinfo", "value_context", "value_of", "value_type",
+]
 
 
-def lambda_of(arg: Expression) -> LambdaExpr | None:
-    """An interpolation's lambda (``arg`` itself, which the record says is one), or None."""
-    return arg if isinstance(arg, LambdaExpr) else None
+def value_of(arg: Expression, kind: int) -> Expression | None:
+    """An interpolation's expression (``kind``: what the record says ``arg`` is): the
+    argument itself in place, the body of its lambda; None for anything else."""
+    if kind == INTERPOLATION:
+        return arg
+    if kind == THUNK and isinstance(arg, LambdaExpr):
+        return arg.expr()
+    return None
+
+
+def value_context(value: Expression, start: tuple[int, int] | None) -> Context:
+    """Where the plugin reports about an interpolation's ``value``: the expression, from its own
+    ``start`` when the tree placed it at the f-string twin's field (``SiteRecord.starts``)."""
+    if start is None:
+        return value
+    context = Context(start[0], start[1])
+    context.end_line, context.end_column = value.end_line, value.end_column
+    return context
 
 
 def flat_types(ctx: FunctionContext) -> list[Type]:
@@ -29,17 +48,31 @@ def flat_types(ctx: FunctionContext) -> list[Type]:
     return [typ for group in ctx.arg_types for typ in group]
 
 
-def slot_type(api: TypeChecker, arg: Expression, inferred: Type) -> Type:
-    """What the tag is passed for ``arg``: ``Interpolation[<its value's type>]``
-    for an interpolation, the value as mypy typed it in the tag's context."""
-    lam = lambda_of(arg)
-    if lam is None:
+def slot_type(api: TypeChecker, arg: Expression, kind: int, inferred: Type) -> Type:
+    """What the tag is passed for ``arg``: ``Interpolation[<its value's type>]`` for an
+    interpolation (the value as mypy typed it in the tag's context), else ``inferred``.
+    As the wrapper's constructor solves its type variable, a literal's value is forgotten
+    (``Interpolation[int]`` for ``{1}``), a literal type the context asked for stays."""
+    value = value_type(api, arg, kind, inferred)
+    if value is None:
         return inferred
-    value = api.lookup_type_or_none(lam.expr())
-    if value is None:  # not typed (unreachable code): what the lambda returns
-        proper = get_proper_type(inferred)
-        value = proper.ret_type if isinstance(proper, CallableType) else AnyType(TypeOfAny.special_form)
+    proper = get_proper_type(value)
+    if isinstance(proper, Instance) and proper.last_known_value is not None:
+        value = proper.copy_modified(last_known_value=None)
     return interpolation_type(api, value)
+
+
+def value_type(api: TypeChecker, arg: Expression, kind: int, inferred: Type) -> Type | None:
+    """An interpolation's value as mypy typed it (a literal's value kept), or None."""
+    if kind == INTERPOLATION:
+        return inferred
+    if kind != THUNK or not isinstance(arg, LambdaExpr):
+        return None
+    found = api.lookup_type_or_none(arg.expr())
+    if found is None:  # not typed (unreachable code): what the lambda returns
+        proper = get_proper_type(inferred)
+        found = proper.ret_type if isinstance(proper, CallableType) else AnyType(TypeOfAny.special_form)
+    return found
 
 
 def interpolation_type(api: TypeChecker, value: Type) -> Type:

@@ -12,9 +12,12 @@ context asks for is checked by ``typing.hole_types`` when the tag string is type
 from __future__ import annotations
 
 import logging
-import os
+from typing import TYPE_CHECKING
 
-from tagstr_runtime.frontend import LANGUAGE_REGISTRY, Desugaring, strict
+from tagstr_runtime.frontend import LANGUAGE_REGISTRY, strict
+
+if TYPE_CHECKING:
+    from tagstr_runtime.frontend import ModuleAnalysis, TagResolver
 
 __all__ = ["hole_demands"]
 
@@ -24,13 +27,13 @@ _TYPED = {language.name: language.parsers for language in LANGUAGE_REGISTRY if l
 _installed: frozenset[str] | None = None
 
 
-def hole_demands(desugaring: Desugaring, filename: str) -> dict[int, str]:
-    """What each interpolation of a declared SQL or HTML tag string asks of its value's
-    type, by the source offset of its field (``IDENTIFIER``, ``ATTRIBUTES``)."""
+def hole_demands(module: ModuleAnalysis, resolver: TagResolver, filename: str) -> dict[int, str]:
+    """What each interpolation of a declared SQL or HTML tag string of ``module`` asks of its
+    value's type, by the source offset of its field (``IDENTIFIER``, ``ATTRIBUTES``)."""
     if not _parsers():
         return {}
     try:
-        return _demands(desugaring, filename)
+        return _demands(module, resolver)
     except Exception:  # a bug of ours costs these checks, never the build
         if strict():
             raise
@@ -38,17 +41,12 @@ def hole_demands(desugaring: Desugaring, filename: str) -> dict[int, str]:
         return {}
 
 
-def _demands(desugaring: Desugaring, filename: str) -> dict[int, str]:
-    from tagstr_runtime.frontend import (
-        LanguageResolver, MissingParser, ModuleAnalysis, ModuleFinder, TagResolver, hole_requirements,
-        template_of_site,
-    )
+def _demands(module: ModuleAnalysis, tags: TagResolver) -> dict[int, str]:
+    from tagstr_runtime.frontend import LanguageResolver, MissingParser, hole_requirements, template_of_site
 
-    path = filename if os.path.isfile(filename) else None
-    module = ModuleAnalysis(desugaring.source, desugaring.tree, desugaring.sites, path=path)
-    resolver = LanguageResolver(TagResolver(ModuleFinder([os.getcwd()])))
+    resolver = LanguageResolver(tags)
     found: dict[int, str] = {}
-    for site in desugaring.sites:  # the language first: shared by the sites reading one binding
+    for site in module.sites:  # the language first: shared by the sites reading one binding
         language = resolver.site_language(module, site)
         if language not in _parsers() or not site.holes:
             continue

@@ -29,7 +29,7 @@ from mypy.types import (
 from tagstr_runtime.frontend import ATTRIBUTES, IDENTIFIER
 
 from tagstr_mypy.reports.codes import fail_interpolation
-from tagstr_mypy.typing.fields import lambda_of, slot_type
+from tagstr_mypy.typing.fields import value_type
 
 if TYPE_CHECKING:
     from tagstr_mypy.typing.tag_call import TagCall
@@ -44,23 +44,22 @@ ACCEPTED: Final = {
 
 
 def check_slot_demands(
-    api: TypeChecker, tag_call: TagCall, pairs: list[tuple[Expression, Type]], demands: Sequence[str | None]
+    api: TypeChecker, tag_call: TagCall, pairs: list[tuple[Expression, Type, int]], demands: Sequence[str | None]
 ) -> None:
     """Report each interpolation of ``tag_call`` (``pairs``: its arguments and their types as
     mypy inferred them; ``demands``: what each one's context asks, ``SiteRecord.demands``)
     whose value the tag accepted but its context does not."""
     if tag_call.failed and not tag_call.reported:
         return  # only a combination fails: said once, for the tag
-    for index, ((arg, typ), demand) in enumerate(zip(pairs, demands)):
-        lam = lambda_of(arg)
-        if lam is None or demand is None or index in tag_call.reported:
+    for index, ((arg, typ, kind), demand) in enumerate(zip(pairs, demands)):
+        if tag_call.value_expr(index) is None or demand is None or index in tag_call.reported:
             continue
-        slot = tag_call.arg_types[index] if tag_call.arg_types else slot_type(api, arg, typ)
-        value = tag_call.value_type(slot)
+        value = value_type(api, arg, kind, typ)  # (a string literal's value kept: an SQL name)
         if value is None or meets(api, demand, value):
             continue
         shown = format_type(value, api.options)
-        fail_interpolation(api, lam.expr(), tag_call.slot_text(index), shown, tag_call.name, ACCEPTED[demand])
+        fail_interpolation(api, tag_call.slot_context(index), tag_call.slot_text(index), shown, tag_call.name,
+                           ACCEPTED[demand])
 
 
 def meets(api: TypeChecker, demand: str, value: Type) -> bool:

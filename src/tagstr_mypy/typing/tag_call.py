@@ -1,14 +1,10 @@
-"""The type of ``tag"..."``: checks the tag, each interpolation's value, the result.
+"""``TagCall``: one tag string typed against its tag, in tag-string terms.
 
-The checker tree (``parse/checker_tree.py``) writes every tag string as
-``tag_call(tag, <Decoded>, lambda: expr, ...)``.  When this hook runs, mypy
-has checked each argument in its own scope (the interpolation expressions
-inside their lambdas, so with lambda scoping) and,
-for a tag whose signature the signature hook gave it (``hooks/signature.py``),
-in the tag's context, as the hand-written call: its return type is the tag
-string's, and whether it failed is known.  The hook reports, in tag-string
-terms, what does not fit: a rejected tag, or each interpolation whose value
-the tag does not accept (found by calling the tag with the argument *types*).
+The function hook (``typing/call_type.py``) makes one when mypy's own check of the
+call did not settle everything: it checks the tag (a verdict, with mypy's own
+reasons when it is no tag function), calls the tag with the interpolations'
+``Interpolation[<type>]`` when needed, and reports each interpolation whose value
+the tag does not accept, at its expression.
 """
 
 from __future__ import annotations
@@ -16,21 +12,18 @@ from __future__ import annotations
 from typing import Final, Sequence
 
 from mypy.checker import TypeChecker
-from mypy.erasetype import remove_instance_last_known_values
+from mypy.errorcodes import ErrorCode
 from mypy.errors import ErrorInfo
 from mypy.messages import format_type
 from mypy.nodes import (
     ARG_POS,
-    CallExpr,
     Context,
     Expression,
-    NameExpr,
     RefExpr,
     TempNode,
     FuncDef,
     Var,
 )
-from mypy.plugin import FunctionContext
 from mypy.subtypes import is_subtype
 from mypy.types import (
     AnyType,
@@ -51,105 +44,16 @@ from tagstr_runtime.frontend import CHECKER_MODULE, INTERPOLATION_TYPE
 from tagstr_mypy.hooks.build_state import BuildState
 from tagstr_mypy.reports.codes import fail_interpolation, fail_not_callable, fail_signature, fail_together
 from tagstr_mypy.reports.explain import ARGUMENT_MESSAGE, Rejection, TypeNames
-from tagstr_mypy.reports.call_errors import CallErrors
-from tagstr_mypy.typing.fields import flat_types, lambda_of, slot_type
-from tagstr_mypy.hooks.names import TAG_CALL
-from tagstr_mypy.typing.other_plugins import has_result_hook, other_plugins_result, own_signature
+from tagstr_mypy.typing.fields import value_context, value_of
+from tagstr_mypy.typing.other_plugins import own_signature
 from tagstr_mypy.typing.signatures import formal_at, signatures
 from tagstr_mypy.typing.trials import values_only
-from tagstr_mypy.parse.checker_tree import SPEC
 from tagstr_mypy.typing.verdicts import NOT_CALLABLE, verdict
 
-__all__ = ["TAG_CALL", "TagCall", "checker_ready", "tag_call_callback"]
+__all__ = ["TagCall", "flatten", "interpolation_value"]
 
 CHECKER: Final = CHECKER_MODULE
 INTERPOLATION: Final = INTERPOLATION_TYPE
-
-
-def tag_call_callback(state: BuildState, ctx: FunctionContext) -> Type:
-    api = ctx.api
-    assert isinstance(api, TypeChecker)
-    call = ctx.context
-    if not isinstance(call, CallExpr) or not call.args or not ctx.arg_types or not ctx.arg_types[0]:
-        return ctx.default_return_type
-    if not checker_ready(api):
-        # the checked environment has another version of tagstr_runtime: stay quiet
-        return ctx.default_return_type
-    record = state.site(api.path, call)  # what each argument is, the interpolations' texts
-    if record is None:
-        return ctx.default_return_type
-    tag_expr = call.args[0]
-    tag_type = get_proper_type(ctx.arg_types[0][0])
-    if isinstance(tag_type, AnyType):
-        return AnyType(TypeOfAny.from_another_any, source_any=tag_type)
-    name = tag_expr.name if isinstance(tag_expr, NameExpr) else "?"
-    report_untyped_call(api, tag_expr, tag_type, ctx.context)
-    errors = CallErrors.install(api.msg.errors, state)
-    # whether mypy checked the call against the tag's own signature (the signature
-    # hook's): whether that failed is then known, and its return type is the call's
-    # (mypy calls this hook once per overload it tries, after one signature hook)
-    own = id(call) in errors.signed
-    failed = errors.failed(api, call) if own else None
-    pairs: list[tuple[Expression, Type]] = [  # the tag's arguments: not the format specs
-        (arg, typ) for arg, typ, kind in zip(call.args[1:], flat_types(ctx)[1:], record.kinds) if kind != SPEC
-    ]
-    args = [arg for arg, _ in pairs]
-    arg_types = [] if failed is False else [slot_type(api, arg, typ) for arg, typ in pairs]
-    tag_call = TagCall(state, api, call, tag_expr, tag_type, name, args, arg_types, record.texts)
-    if not own:
-        result = tag_call.check()
-    else:
-        result = tag_call.check(ctx.default_return_type, failed)
-        if any(signature.variables for signature in signatures(tag_type)):
-            # the wrapper the call passes solves its own type variable, which
-            # forgets a literal's value deep in the type (a lambda's result):
-            # so does the tag's type variable, solved from the value directly
-            result = remove_instance_last_known_values(result)
-    if not tag_call.rejected and any(record.demands):  # an SQL name, HTML attributes (typing/hole_types.py)
-        from tagstr_mypy.typing.hole_types import check_slot_demands
-
-        check_slot_demands(api, tag_call, pairs, record.demands)
-    if tag_call.rejected or not has_result_hook(state, api, tag_expr, tag_type):
-        return result
-    # other plugins' hooks on the tag apply, as to the call; what they say about
-    # an argument counts literal parts: said again in tag-string terms
-    with api.msg.filter_errors(save_filtered_errors=True) as watcher:
-        result = other_plugins_result(
-            api, ctx.context, tag_expr, tag_type, result,
-            lambda: (args, arg_types or [slot_type(api, arg, typ) for arg, typ in pairs]),
-        )
-    said = watcher.filtered_errors()
-    about_arguments = [info for info in said if ARGUMENT_MESSAGE.match(info.message)]
-    api.msg.add_errors([info for info in said if info not in about_arguments])
-    if about_arguments and not tag_call.failed:
-        tag_call.arg_types = tag_call.arg_types or [slot_type(api, arg, typ) for arg, typ in pairs]
-        tag_call.report_slots()
-    return result
-
-
-def checker_ready(api: TypeChecker) -> bool:
-    checker = api.modules.get(CHECKER)
-    if checker is None:
-        return False
-    names = checker.names
-    return "tag_function" in names and "any_interpolation" in names and "decoded" in names
-
-
-def report_untyped_call(api: TypeChecker, tag_expr: Expression, tag_type: ProperType, context: Context) -> None:
-    """``--disallow-untyped-calls`` judges a tag string as it judges the call it
-    stands for (mypy's own check, which only sees the call of ``tag_call``)."""
-    options = api.options
-    if not (
-        options.disallow_untyped_calls
-        and api.in_checked_function()
-        and isinstance(tag_type, CallableType)
-        and tag_type.implicit
-    ):
-        return
-    fullname = tag_expr.fullname if isinstance(tag_expr, RefExpr) else None
-    excluded = getattr(options, "untyped_calls_exclude", [])
-    if not fullname or not any(fullname == p or fullname.startswith(f"{p}.") for p in excluded):
-        api.msg.untyped_function_call(tag_type, context)
 
 
 class TagCall:
@@ -166,6 +70,8 @@ class TagCall:
         args: list[Expression],
         arg_types: list[Type],
         texts: Sequence[str | None] = (),
+        kinds: Sequence[int] = (),
+        starts: Sequence[tuple[int, int] | None] = (),
     ) -> None:
         self.state = state
         self.api = api
@@ -176,6 +82,10 @@ class TagCall:
         self.args = args
         self.arg_types = arg_types
         self.texts = texts  # each argument's source text (None: a literal part)
+        #: each argument's interpolation expression (None: a literal part), and where it starts
+        #: when the tree placed it elsewhere (``SiteRecord.starts``)
+        self.values = [value_of(arg, kind) for arg, kind in zip(args, kinds)]
+        self.starts = starts
 
     rejected = False
     failed = False  # the interpolations the tag does not accept were reported
@@ -280,7 +190,12 @@ class TagCall:
             reported = True
             self.reported |= {index}
         if not reported and not unrelated:
-            # only a combination fails (e.g. one type variable, two types)
+            # only a combination fails (e.g. one type variable, two types): mypy's message
+            # about the type variable says why, in the tag's name, as for the call
+            said = self.type_variable_message()
+            if said is not None:
+                self.api.msg.fail(said[0], self.context, code=said[1])
+                return
             values = [
                 (self.slot_text(i), format_type(self.value_alone(i), self.api.options))
                 for i, typ in enumerate(self.arg_types)
@@ -299,21 +214,34 @@ class TagCall:
                     self.tag_type, temps, [ARG_POS] * len(temps), self.context
                 )
 
+    def value_expr(self, index: int) -> Expression | None:
+        return self.values[index] if index < len(self.values) else None
+
+    def type_variable_message(self) -> tuple[str, ErrorCode | None] | None:
+        """What mypy said of a type variable of the tag for this call (``CallErrors``)."""
+        found = self.state.call_errors
+        if found is None:
+            return None
+        context = self.context
+        return found[2].type_variables.get((self.api.path, context.line, context.column))
+
     def slot_context(self, index: int) -> Context:
         """Where an error about argument ``index`` is reported: the interpolation's expression."""
-        lam = lambda_of(self.args[index])
-        return lam.expr() if lam is not None else self.args[index]
+        value = self.value_expr(index)
+        if value is None:
+            return self.args[index]
+        return value_context(value, self.starts[index] if index < len(self.starts) else None)
 
     def value_alone(self, index: int) -> Type:
         """The value's type without the tag's context: what a failed inference
         leaves in the type map (``list[Any]``) tells the reader nothing."""
-        lam = lambda_of(self.args[index])
+        expr = self.value_expr(index)
         value = self.value_type(self.arg_types[index])
         assert value is not None
-        if lam is None:
+        if expr is None:
             return value
         with self.api.msg.filter_errors(), self.api.local_type_map:
-            return self.api.expr_checker.accept(lam.expr())
+            return self.api.expr_checker.accept(expr)
 
     def slot_text(self, index: int) -> str:
         return (self.texts[index] if index < len(self.texts) else None) or "?"

@@ -25,8 +25,10 @@ factory returns) call one another with one depth budget, and build the one
 from __future__ import annotations
 
 import ast
+import weakref
 from functools import cached_property
 from typing import TYPE_CHECKING, Callable, NamedTuple
+from weakref import WeakKeyDictionary
 
 from tagstr_runtime.analysis.imports import ModuleFinder
 from tagstr_runtime.analysis.module import ModuleAnalysis
@@ -35,6 +37,10 @@ from tagstr_runtime.analysis.tag_types import called_name, names_in, reads_as_ta
 if TYPE_CHECKING:
     from tagstr_runtime.analysis.quiet import Quiet
     from tagstr_runtime.analysis.scopes import Binding
+
+if TYPE_CHECKING:
+    from tagstr_runtime.analysis.embedded.written import SiteAnswers
+    from tagstr_runtime.analysis.sites import Site
 
 __all__ = [
     "ABSENT", "CLASS", "FUNCTION", "INSTANCE", "LIBRARY", "MODULE", "TagDefinition", "TagResolver",
@@ -202,6 +208,11 @@ class TagResolver:
         self.every_binding = every_binding
         #: what ``tag_reading.reading`` found of each definition node met (the node kept alive with it)
         self.readings: dict[tuple[str, int, tuple[str, ...]], tuple[ast.AST | None, object]] = {}
+        # ``site_definition``'s, by module: where names are written, a tag's name -> its one
+        # module-level binding's definition (None: not bound once there), each site's answer
+        self._modules: WeakKeyDictionary[ModuleAnalysis, SiteAnswers] = WeakKeyDictionary()
+        # the last module asked about (a weak mapping's lookup makes a weak reference each time)
+        self._current: tuple[weakref.ref[ModuleAnalysis], SiteAnswers] | None = None
 
     @cached_property
     def quiet(self) -> Quiet:
@@ -209,6 +220,41 @@ class TagResolver:
         from tagstr_runtime.analysis.quiet import Quiet  # the migration's: not loaded for the linters
 
         return Quiet(self)
+
+    def site_definition(self, module: ModuleAnalysis, site: Site) -> TagDefinition:
+        """What the tag of a tag string (``site``, of ``module``) refers to: ``resolve`` of its
+        name, shared by the tag strings that read the same binding (``SiteAnswers``: a
+        module has hundreds of ``html"..."``, issue 27)."""
+        current = self._current
+        if current is None or current[0]() is not module:
+            answers = self._modules.get(module)
+            if answers is None:
+                from tagstr_runtime.analysis.embedded.written import SiteAnswers
+
+                answers = self._modules[module] = SiteAnswers(module)
+            current = self._current = (weakref.ref(module), answers)
+        known = current[1].sites.get(id(site))
+        if known is not None and known[0] is site:
+            return known[1]
+        found = self._site_definition(module, site, current[1])
+        current[1].sites[id(site)] = (site, found)
+        return found
+
+    def _site_definition(self, module: ModuleAnalysis, site: Site, known: SiteAnswers) -> TagDefinition:
+        from tagstr_runtime.analysis.embedded.written import function_statement
+
+        name = site.name
+        top = function_statement(site.chain, module.generated)
+        if top is None or module.source is None:
+            return self.resolve(module, name)
+        written, answers = known.written(), known.shared
+        if written.binds(top, name.id):
+            return self.resolve(module, name)
+        if name.id not in answers:
+            bindings = module.scopes.module_bindings(name.id)
+            answers[name.id] = self.definition(module, bindings[0].node, name.id, 1) if len(bindings) == 1 else None
+        shared = answers[name.id]
+        return self.resolve(module, name) if shared is None else shared
 
     def resolve(self, module: ModuleAnalysis, name: ast.Name, depth: int = 0) -> TagDefinition:
         """What the name read by ``name`` (a node of ``module.tree``) refers to there."""

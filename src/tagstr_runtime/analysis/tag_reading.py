@@ -18,7 +18,7 @@ from tagstr_runtime.analysis.tag_mentions import lets_decoded_out, reads_part
 from tagstr_runtime.analysis.tag_reads import LAZY, ORDER, Unproven, unproven_reading
 from tagstr_runtime.analysis.tag_types import called_name
 
-__all__ = ["Reading", "reading"]
+__all__ = ["Reading", "reading", "reads_later"]
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -45,6 +45,14 @@ def reading(definition: TagDefinition, resolver: TagResolver) -> Reading:
     found = kept[1]
     assert isinstance(found, Reading)
     return found
+
+
+def reads_later(definition: TagDefinition, resolver: TagResolver) -> str | None:
+    """Why the tag may read its values after it returns (a class, a generator, a tag that
+    keeps or passes on its arguments, an unknown decorator), or None: during the call, or
+    unknown.  The mypy plugin keeps such a tag's interpolations as closures."""
+    unproven = reading(definition, resolver).unproven
+    return unproven.why if unproven is not None and unproven.kind == LAZY else None
 
 
 def _reading(definition: TagDefinition, resolver: TagResolver) -> Reading:

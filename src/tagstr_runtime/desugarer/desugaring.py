@@ -82,6 +82,9 @@ class Desugaring:
     #: the text CPython parsed: each tag string overwritten in place by a call
     #: with the same per-line length (None without tag strings)
     placeholder: str | None
+    #: the offsets of the fields the placeholder chains to the field before them
+    #: (``(a + 1)(b or c)``: see ``placeholder_text``)
+    chained: frozenset[int]
     emitter: Emitter
     tree: ast.AST
     _sites: list[Site]  # as the generator made them: nested ones first
@@ -143,6 +146,7 @@ class Desugaring:
             raise first_error(scanned, src, filename, mode, flags, feature_version) from None
         self.result = result = scanned
         self.placeholder = None
+        self.chained = frozenset()
         self._sites = []
         self._sorted_sites = None
         if not result.tag_strings:
@@ -153,6 +157,7 @@ class Desugaring:
             return
         chained: set[int] = set()
         self.placeholder = placeholder = placeholder_text(text, result.tag_strings, chained)
+        self.chained = frozenset(chained)
         # the caller's parse (it had an error) showed CPython's warnings already
         standard_parse = (
             functools.partial(_builtin_compile, text, filename, mode, flags, dont_inherit=True)

@@ -40,8 +40,23 @@ typed_lambda = cb"{(lambda x: x + 1)}"
 not_floats = floats"{names}"  # E:22: Interpolation "{names}" has type "list[str]"; tag "floats" accepts "list[float]"  [tagstr-interpolation]
 item = floats"{['a']}"  # E:17: List item 0 has incompatible type "str"; expected "float"  [list-item]
 reveal_type(listed"{[1]} {[]}")  # N:13: Revealed type is "int"
-together = listed"{[1]} {['a']}"  # E:12: Tag "listed" cannot take these interpolations together: "{[1]}" has type "list[int]", "{['a']}" has type "list[str]"  [tagstr-interpolation]
-values = valued"{1} {'a'}"  # E:10: Tag "valued" cannot take these interpolations together: "{1}" has type "int", "{'a'}" has type "str"  [tagstr-interpolation]
+together = listed"{[1]} {['a']}"  # E:12: Cannot infer value of type parameter "T" of "listed"  [misc]
+values = valued"{1} {'a'}"  # E:10: Value of type variable "S" of "valued" cannot be "object"  [type-var]
 picked = pick"a {1} b {2}"  # E:10: Tag "pick" cannot be called with tag-string arguments: a tag must accept "*args: Decoded | Interpolation", and it is "def pick(Decoded, Interpolation[int], Decoded, Interpolation[str], /, *rest: Decoded | Interpolation[object]) -> str"  [tagstr-signature]
 # N@45:10: This tag string calls pick(Decoded, Interpolation[int], Decoded, Interpolation[int]), which fails:
 # N@45:10:     Interpolation "{2}" has incompatible type "Interpolation[int]"; expected "Interpolation[str]"
+
+
+# issue 38: mypy's own message about a type variable, in the tag's name, where only the
+# combination fails; a value narrowed before the tag string is the narrowed type there
+F = TypeVar("F", str, int)
+
+
+def fmt(*args: Decoded | Interpolation[F]) -> str:
+    return ""
+
+
+def narrowed(a: str, b: str | None) -> None:
+    fmt"{a} {b}"  # E:5: Value of type variable "F" of "fmt" cannot be "str | None"  [type-var]
+    if b is not None:
+        fmt"{a} {b}"

@@ -26,7 +26,6 @@ from tagstr_runtime.analysis.definitions import CLASS, INSTANCE, LIBRARY, MODULE
 from tagstr_runtime.analysis.embedded import canonical
 from tagstr_runtime.analysis.embedded.registry import REGISTRY
 from tagstr_runtime.analysis.embedded.qualified import imported_names, name_of_module
-from tagstr_runtime.analysis.embedded.written import WrittenNames, function_statement
 from tagstr_runtime.analysis.module import ModuleAnalysis
 from tagstr_runtime.analysis.sites import Site
 
@@ -50,12 +49,12 @@ class LanguageResolver:
     def __init__(self, resolver: TagResolver, configured: Mapping[str, str] | None = None) -> None:
         self.resolver = resolver
         self.configured = dict(configured or {})
+        # by module: (id of a shared definition, the name written) -> (the definition, its language)
+        self._by_definition: WeakKeyDictionary[
+            ModuleAnalysis, dict[tuple[int, str], tuple[TagDefinition, str | None]]
+        ] = WeakKeyDictionary()
         # a module -> its ``name.tstring_language = "..."`` statements (bases and languages)
         self._set: WeakKeyDictionary[ModuleAnalysis, list[tuple[ast.Name, str]]] = WeakKeyDictionary()
-        # for ``site_language``, by module: a tag's name -> (bound once at module level, its
-        # language); where the names are written
-        self._shared: WeakKeyDictionary[ModuleAnalysis, dict[str, tuple[bool, str | None]]] = WeakKeyDictionary()
-        self._written: WeakKeyDictionary[ModuleAnalysis, WrittenNames] = WeakKeyDictionary()
 
     def language(self, module: ModuleAnalysis, name: ast.expr) -> str | None:
         """The language of the tag read by ``name`` (a ``Name`` in ``module.tree``; for
@@ -63,31 +62,18 @@ class LanguageResolver:
         return self._language(module, _dotted_text(name), self.resolver.value(module, name, 0))
 
     def site_language(self, module: ModuleAnalysis, site: Site) -> str | None:
-        """The language of a tag string's tag (``language`` of its name), shared by the tag strings
-        that read the same binding: a module has hundreds of ``html"..."`` in functions, and
-        asking the scopes for each would cost more than the rest of the checks of a file
-        that declares no language (issue 27).  A tag string in a function's body whose
-        module-level statement binds no name like its tag's (found by reading its text:
-        ``written``) reads the module's binding of it: when there is one, it is resolved once."""
-        name = site.name
-        top = function_statement(site.chain, module.generated)
-        if top is None or module.source is None:
-            return self.language(module, name)
-        written = self._written.get(module)
-        if written is None:
-            written = self._written[module] = WrittenNames(module)
-        if written.binds(top, name.id):
-            return self.language(module, name)
-        answers = self._shared.setdefault(module, {})
-        shared = answers.get(name.id)
-        if shared is None:
-            bindings = module.scopes.module_bindings(name.id)
-            language = None
-            if len(bindings) == 1:
-                definition = self.resolver.definition(module, bindings[0].node, name.id, 1)
-                language = self._language(module, name.id, definition)
-            shared = answers[name.id] = (len(bindings) == 1, language)
-        return shared[1] if shared[0] else self.language(module, name)
+        """The language of a tag string's tag (``language`` of its name), its definition
+        shared by the tag strings that read the same binding (``TagResolver.site_definition``),
+        and so is the answer."""
+        definition = self.resolver.site_definition(module, site)
+        by_definition = self._by_definition.get(module)
+        if by_definition is None:
+            by_definition = self._by_definition[module] = {}
+        key = (id(definition), site.name.id)
+        found = by_definition.get(key)
+        if found is None or found[0] is not definition:
+            found = by_definition[key] = (definition, self._language(module, site.name.id, definition))
+        return found[1]
 
     def _language(self, module: ModuleAnalysis, written: str, definition: TagDefinition) -> str | None:
         if self.configured:

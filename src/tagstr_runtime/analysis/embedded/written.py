@@ -6,19 +6,24 @@ declares no language (issue 27).  Whatever binds a name writes it, from a
 parameter to ``global``: a module-level statement that does not write the
 tag's name (other than as a tag, an attribute, or in a tag string's literal
 text) binds it in none of its scopes, so a tag string in a function's body
-there reads the module's binding of it (``LanguageResolver.site_language``).
+there reads the module's binding of it (``TagResolver.site_definition``).
 """
 
 from __future__ import annotations
 
 import ast
+import weakref
 from bisect import bisect_left, bisect_right
-from typing import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, Mapping, Sequence
 
 from tagstr_runtime.syntax.model import Literal, TagString
 from tagstr_runtime.analysis.module import ModuleAnalysis
 
-__all__ = ["WrittenNames", "function_statement"]
+if TYPE_CHECKING:
+    from tagstr_runtime.analysis.definitions import TagDefinition
+    from tagstr_runtime.analysis.sites import Site
+
+__all__ = ["SiteAnswers", "WrittenNames", "function_statement"]
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -82,3 +87,24 @@ def function_statement(chain: Sequence[ast.AST], generated: Callable[[ast.AST], 
         if isinstance(node, ast.Lambda) and child is node.body and not generated(node):
             return chain[1]
     return None
+
+
+class SiteAnswers:
+    """``TagResolver.site_definition``'s answers for one module.  Asking the scope index
+    which binding each tag string reads costs more than every other check of a file
+    (issue 27): a tag string in a function's body whose module-level statement binds no
+    name like its tag's (``WrittenNames``) reads the module's binding of it, resolved
+    once (``shared``, by name); ``sites``: each site's answer, by id."""
+
+    def __init__(self, module: ModuleAnalysis) -> None:
+        self._module = weakref.ref(module)
+        self._written: WrittenNames | None = None
+        self.shared: dict[str, TagDefinition | None] = {}
+        self.sites: dict[int, tuple[Site, TagDefinition]] = {}
+
+    def written(self) -> WrittenNames:
+        if self._written is None:
+            module = self._module()
+            assert module is not None
+            self._written = WrittenNames(module)
+        return self._written
