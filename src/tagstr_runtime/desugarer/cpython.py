@@ -5,12 +5,20 @@ column of the source (the placeholder text; the stand-ins of
 ``desugarer.first_error``), so that CPython's positions are the source's.  Only its
 character columns need converting back, and an error inside a tag string
 gets the tag-string wording (SPEC 5).
+
+A large text is parsed a piece at a time (``_parse_in_pieces``): CPython's
+parser holds every token and its own tree of the whole text until it has
+built the ``ast`` one, twice the memory of the tree it returns.
 """
 
 from __future__ import annotations
 
 import ast
 import builtins
+import re
+import warnings
+from collections import Counter
+from typing import Iterator
 
 from tagstr_runtime.syntax.errors import TagSyntaxError
 from tagstr_runtime.syntax.model import TagString
@@ -19,6 +27,11 @@ from tagstr_runtime.syntax.source import SourceText
 __all__ = ["compile_text", "parse_text", "restore"]
 
 _builtin_compile = builtins.compile
+
+#: characters of a large text parsed at once (CPython's parse peaks at ~75 bytes per character)
+_PIECE = 1 << 16
+#: what a line starting a piece must not start with: it continues the statement before it, or may
+_CONTINUES = re.compile(r"[ \t\f#\n\\)\]}]|(?:else|elif|except|finally)(?!\w)")
 
 
 def compile_text(
@@ -43,6 +56,8 @@ def parse_text(
 ) -> ast.AST:
     """``compile_text``; a ``SyntaxError`` is ``restore``d unless ``text`` is the source itself (no ``tags``)."""
     try:
+        if tags and mode == "exec" and isinstance(text, str) and len(text) > 2 * _PIECE:
+            return _parse_in_pieces(text, filename, flags, feature_version)
         return compile_text(text, filename, mode, flags, feature_version)
     except SyntaxError as exc:
         if not tags:  # the source as given: CPython's own error, untouched
@@ -84,3 +99,71 @@ def restore(
         if any(tag.span.start <= where < tag.span.end for tag in tags):
             return TagSyntaxError(f"tag string: {exc.msg}", details)
     return type(exc)(exc.msg, details)
+
+
+def _parse_in_pieces(text: str, filename: str, flags: int, feature_version: tuple[int, int] | None) -> ast.AST:
+    """``compile_text`` of a large module, parsed a piece of about ``_PIECE`` characters at a time
+    (each begins with blank lines where the text before it stands: CPython's positions are the
+    text's), the pieces' statements joined in one ``Module``.
+
+    A piece starts at a line that starts a statement at the top level: at column 0, continuing
+    nothing (``_CONTINUES``), after a line that is no decorator.  A line at column 0 inside a
+    string or brackets, or after a backslash, leaves the piece before it open: that piece fails,
+    and then the whole text is parsed (CPython's error, as it reports it).  CPython's warnings
+    are shown as its parse of the whole text shows them: each once, in order.  (No statement
+    changes how the ones after it parse: a future import's flags apply to the next compile.)
+    """
+    body: list[ast.stmt] = []
+    ignores: list[ast.TypeIgnore] = []
+    shown: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as shown:
+            for start, end, line in _pieces(text):
+                piece = compile_text("\n" * line + text[start:end], filename, "exec", flags, feature_version)
+                assert isinstance(piece, ast.Module)
+                body += piece.body
+                ignores += piece.type_ignores
+        return ast.Module(body, ignores)
+    except SyntaxError:
+        body.clear()
+    finally:
+        _show(shown)
+    # the whole text's parse: its warnings less those the pieces showed already
+    already = Counter(_key(w) for w in shown)
+    again: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as again:
+            return compile_text(text, filename, "exec", flags, feature_version)
+    finally:
+        for w in again:
+            if already[_key(w)]:
+                already[_key(w)] -= 1
+            else:
+                _show([w])
+
+
+def _key(w: warnings.WarningMessage) -> tuple[object, str, int]:
+    return (w.category, str(w.message), w.lineno)
+
+
+def _show(caught: list[warnings.WarningMessage]) -> None:
+    for w in caught:
+        warnings.showwarning(w.message, w.category, w.filename, w.lineno, w.file, w.line)
+
+
+def _pieces(text: str) -> Iterator[tuple[int, int, int]]:
+    """``(start, end, lines before start)`` of each piece of ``text``, in order."""
+    start = lines = 0
+    n = len(text)
+    while start < n:
+        end = n
+        newline = text.find("\n", start + _PIECE)
+        while 0 <= newline < n - 1:
+            # a line that continues nothing, after one that is no decorator
+            if not _CONTINUES.match(text, newline + 1) and text[text.rfind("\n", 0, newline) + 1] != "@":
+                end = newline + 1
+                break
+            newline = text.find("\n", newline + 1)
+        yield start, end, lines
+        lines += text.count("\n", start, end)
+        start = end
