@@ -116,9 +116,11 @@ def _parse_in_pieces(
     before it open: that piece fails, and is parsed again with the next one (``_MERGED``
     times at most: a real error fails every time), and then the whole text (CPython's error,
     as it reports it).  CPython's warnings are shown as its parse of the whole text shows
-    them: each once, in order.  (No statement changes how the ones after it parse: a future
-    import's flags apply to the next compile.)
+    them: each once, in order.  One statement changes how the ones after it parse, from 3.14:
+    ``from __future__ import barry_as_FLUFL`` (``<>``); a text that names it is parsed whole.
     """
+    if "barry_as_FLUFL" in text:
+        return compile_text(text, filename, "exec", flags, feature_version)
     starts = _piece_starts(text, original, tags)
     body: list[ast.stmt] = []
     ignores: list[ast.TypeIgnore] = []
