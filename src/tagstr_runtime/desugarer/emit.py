@@ -13,6 +13,10 @@ takes generated code apart again:
   facts the TAG rules need (generated lambdas, each tag string's ancestors);
 * ``desugarer.render.ReadableEmitter``: the text form ``desugar()`` prints.
 
+The runtime's code and why: docs/decisions/0020-the-module-table-prologue.md,
+docs/decisions/0021-table-names-live-in-the-globals.md, docs/decisions/0024-hoisted-interpolations.md,
+docs/decisions/0025-eval-mode-global-table.md, docs/decisions/0027-compiled-interpolation-constructor.md.
+
 Every node an emitter returns must carry a position (``located``): the
 generator hands it the ``Position`` of the part it stands for.  Why over 400
 lines and not split: ``RuntimeEmitter``'s slots, hoisting and prologue work on
