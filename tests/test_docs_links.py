@@ -82,7 +82,7 @@ def test_the_spec_is_in_the_repository() -> None:
     spec = (ROOT / "docs" / "spec.md").read_text(encoding="utf-8")
     clauses = set(re.findall(r"^(\d+\.\d+) ", spec, re.M)) | set(re.findall(r"^## (\d+)\.", spec, re.M))
     cited = set()
-    for path in [*ROOT.glob("src/**/*.py"), *ROOT.glob("docs/*.md"), ROOT / "README.md"]:
+    for path in [*ROOT.glob("src/**/*.py"), *ROOT.glob("docs/**/*.md"), ROOT / "README.md"]:
         cited |= set(re.findall(r"SPEC (\d+(?:\.\d+)?)", path.read_text(encoding="utf-8")))
     assert cited and cited <= clauses, sorted(cited - clauses)
 
