@@ -228,3 +228,16 @@ def test_citations_of_records_land() -> None:
             if path.suffix != ".md":  # a page links to an anchor, which the link test checks
                 wrong += [f"{where}: {m[0]!r}" for m in re.finditer(r"decisions\.md[,:]? \"[^\"]*\"?", text)]
     assert wrong == [], "cite a record by its path: docs/decisions/NNNN-slug.md"
+
+
+def test_a_module_citing_a_record_is_governed_by_it() -> None:
+    """A module of src/ whose docstring or comments cite a record is among that record's modules, so the
+    index's By module lists the record under it: a reader of either finds the other."""
+    governs = {record.path.name: set(record.modules) for record in records()}
+    unlisted = []
+    for path in [*ROOT.glob("src/**/*.py"), *ROOT.glob("src/**/*.c")]:
+        where = str(path.relative_to(ROOT))
+        for name in set(_CITED.findall(path.read_text(encoding="utf-8"))):
+            if name in governs and not any(where == m or where.startswith(m.rstrip("/") + "/") for m in governs[name]):
+                unlisted.append(f"{name}: {where}")
+    assert sorted(unlisted) == [], "add the module to the record's Modules (and the index's By module)"
