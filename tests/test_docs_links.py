@@ -169,6 +169,14 @@ def _index_section(heading: str) -> str:
     return text.partition(f"\n## {heading}\n")[2].partition("\n## ")[0]
 
 
+def test_the_index_holds_no_decision_itself() -> None:
+    """A decision written into docs/decisions.md the old way (a bold-titled bullet, a section of its own)
+    fails: it belongs in a record of its own, listed here."""
+    text = re.sub(r"^ *```.*?^ *```", "", INDEX.read_text(encoding="utf-8"), flags=re.M | re.S)
+    assert re.findall(r"^## (.+)$", text, re.M) == ["Adding a decision", "By area", "By module"]
+    assert re.findall(r"^ *[-*] \*\*.*", text, re.M) == [], "write the decision as a record (Adding a decision)"
+
+
 _ENTRY = re.compile(r"\[(.+?)\]\(decisions/(\d{4}-[\w-]+\.md)\)")
 
 
