@@ -16,8 +16,8 @@ Slot 0 of ``fields_table`` takes an interpolation's four fields
 where the compiled ``_speedups`` is importable (``SPEEDUPS``); slot 0 of
 ``table`` takes one 4-tuple (``__tagstr_0__((lambda: x, 'x', None, None))``),
 the form it writes where it is not: the class itself, whose call is then the
-fastest pure-Python way (see docs/decisions.md, "A compiled Interpolation
-constructor, optional").  Each table serves its form whether or not the
+fastest pure-Python way (see
+docs/decisions/0027-compiled-interpolation-constructor.md).  Each table serves its form whether or not the
 module is there: the cache fingerprint keeps the two kinds of code apart
 anyway.
 

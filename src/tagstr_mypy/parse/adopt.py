@@ -1,6 +1,7 @@
 """Swap the desugared tree into the ``MypyFile`` mypy built from the placeholder.
 
-``swap`` runs where the semantic analyzer enters the module (``parse.swap_point``).
+``swap`` runs where the semantic analyzer enters the module (``parse.swap_point``;
+docs/decisions/0076-calls-are-put-in-where-semantic-analysis-enters.md).
 
 mypy's native parser does reachability analysis (``if sys.version_info``,
 ``TYPE_CHECKING``) and its first-pass renaming while building the tree; a tree

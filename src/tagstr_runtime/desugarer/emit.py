@@ -7,7 +7,10 @@ spec.  It asks an emitter *how* to write each of them, so no consumer ever
 takes generated code apart again:
 
 * ``RuntimeEmitter`` (here): code that runs, through a per-module table of
-  prebuilt ``Decoded`` objects (see ``_rt``);
+  prebuilt ``Decoded`` objects (see ``_rt``; why it looks as it does:
+  docs/decisions/0020-the-module-table-prologue.md,
+  docs/decisions/0021-table-names-live-in-the-globals.md, docs/decisions/0024-hoisted-interpolations.md,
+  docs/decisions/0025-eval-mode-global-table.md, docs/decisions/0027-compiled-interpolation-constructor.md);
 * ``tagstr_mypy``'s checker emitter: code that type-checks with one hook;
 * ``tagstr_flake8``'s lint emitter: the code a linter should see, plus the
   facts the TAG rules need (generated lambdas, each tag string's ancestors);

@@ -11,7 +11,8 @@ new time.  It reads the files' bytes only where they have no time of their
 own (a zipped install).  Reading and hashing the 26 files, as it once did, cost
 about 0.6 ms in every process importing a cached tag-string module (issue 42);
 their times cost 26 ``stat`` calls.  It also names the form generated code
-takes: with the compiled ``_speedups`` (``_rt.SPEEDUPS``) or without.
+takes: with the compiled ``_speedups`` (``_rt.SPEEDUPS``) or without
+(docs/decisions/0037-the-cache-fingerprint.md).
 
 It is computed lazily, once per process, and only when a module with tag
 strings is imported: plain modules never pay for it.  CRC-32 (from ``zlib``,

@@ -202,7 +202,7 @@ def _template_remedy(facts: TagFacts) -> str:
         return f"decorate the function {facts.made_by} returns with @accepts_template"
     if facts.kind == INSTANCE:
         return f"wrap the instance: accepts_template({facts.made_by}(...)), or {_option('--template-tag', facts)}"
-    # a class: @accepts_template makes no class (decisions.md)
+    # a class: @accepts_template makes no class (docs/decisions/0115-accepts-template-is-a-wrapper-object.md)
     return (f"a class takes no template unless its __init__ reads one: make the tag a function decorated "
             f"with @accepts_template, or {_option('--template-tag', facts)} if it reads one")
 
