@@ -13,6 +13,8 @@ takes generated code apart again:
   facts the TAG rules need (generated lambdas, each tag string's ancestors);
 * ``desugarer.render.ReadableEmitter``: the text form ``desugar()`` prints.
 
+The shape of the ``Interpolation`` call the runtime's code makes is
+``desugarer.interpolation_call``'s, which writes it and reads it back.
 Every node an emitter returns must carry a position (``located``): the
 generator hands it the ``Position`` of the part it stands for.  Why over 400
 lines and not split: ``RuntimeEmitter``'s slots, hoisting and prologue work on
@@ -24,6 +26,9 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any, NamedTuple, Sequence, TypeVar, cast
 
+from tagstr_runtime.desugarer.interpolation_call import (
+    Fields, fields_tuple, interpolation_call, place_call, read_interpolation, thunk,
+)
 from tagstr_runtime.syntax.escapes import spec_texts
 from tagstr_runtime.syntax.model import Field, Literal, TagString
 
@@ -42,10 +47,6 @@ _N = TypeVar("_N", bound=ast.AST)
 _LOAD = ast.Load()
 #: ``(lineno, col_offset, end_lineno, end_col_offset)``: columns in UTF-8 bytes, as ``ast`` has them.
 Position = tuple[int, int, int, int]
-# Shared: ``arguments`` carries no position, and compile() reads a shared node as often as it occurs.
-_NO_ARGUMENTS = ast.arguments(
-    posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]
-)
 
 #: The module generated code imports at run time, and the name it binds it to.
 RUNTIME_MODULE = "tagstr_runtime._rt"
@@ -107,12 +108,6 @@ def _names_read(node: ast.AST) -> set[str]:
                 elif isinstance(value, list):
                     todo.extend(item for item in value if isinstance(item, ast.AST))
     return names
-
-
-def _thunk_of(call: ast.Call) -> ast.Lambda:
-    """The lambda of an ``Interpolation(...)`` call the runtime emitter wrote, in either form."""
-    first = call.args[0]
-    return cast(ast.Lambda, first if isinstance(first, ast.Lambda) else cast(ast.Tuple, first).elts[0])
 
 
 def located(node: _N, at: Position) -> _N:
@@ -187,21 +182,11 @@ class Emitter:
 
     # shared by the emitters --------------------------------------------------------
 
-    @staticmethod
-    def thunk(value: ast.expr, at: Position) -> ast.Lambda:
-        """``lambda: value``: how an interpolation's expression is deferred."""
-        return located(ast.Lambda(_NO_ARGUMENTS, value), at)
-
-    @staticmethod
-    def fields_tuple(field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.Tuple:
-        """``(lambda: value, 'expr', conv, spec)``: the 4 items of an ``Interpolation``."""
-        items: list[ast.expr] = [
-            Emitter.thunk(value, at),
-            located(ast.Constant(field.expr), at),
-            located(ast.Constant(field.effective_conv), at),
-            spec,
-        ]
-        return located(ast.Tuple(items, _LOAD), at)
+    #: ``lambda: value``: how an interpolation's expression is deferred
+    thunk = staticmethod(thunk)
+    #: ``(lambda: value, 'expr', conv, spec)``: the 4-tuple an ``Interpolation`` is made of
+    #: (``desugarer.interpolation_call``, the one writer of that shape)
+    fields_tuple = staticmethod(fields_tuple)
 
 
 class RuntimeEmitter(Emitter):
@@ -277,14 +262,7 @@ class RuntimeEmitter(Emitter):
         constant = isinstance(spec, ast.Constant)
         if field.spec and any(isinstance(part, Literal) and "\\" in part.raw for part in field.spec):
             spec = self.raw_spec(field, spec)
-        if self.fields_form:
-            arguments: list[ast.expr] = [
-                self.thunk(value, at), located(ast.Constant(field.expr), at),
-                located(ast.Constant(field.effective_conv), at), spec,
-            ]
-        else:
-            arguments = [self.fields_tuple(field, value, spec, at)]
-        node = located(ast.Call(self.ref(0, at), arguments, []), at)
+        node = interpolation_call(self.ref(0, at), field, value, spec, at, self.fields_form)
         if self.hoist and constant:
             self._pending.append(node)
         return node
@@ -336,7 +314,8 @@ class RuntimeEmitter(Emitter):
                 functions.append(node)
         if not functions:
             return calls
-        reads = [(call, _names_read(_thunk_of(call).body)) for call in calls]
+        reads = [(call, _names_read(cast(Fields, read_interpolation(call)).getvalue.body))
+                 for call in calls]
         # Most fields read a parameter: rejected without walking the function.
         key = tuple(map(id, functions))
         params = self._params.get(key)
@@ -429,9 +408,7 @@ class RuntimeEmitter(Emitter):
         count that line as run at import."""
         start = (1, 0, 1, 0)
         for call in self.hoisted:
-            fields = call.args if self.fields_form else [call.args[0], *cast(ast.Tuple, call.args[0]).elts]
-            for node in (call, call.func, *fields):
-                located(node, start)
+            place_call(call, start)
         targets = [located(ast.Name(hoisted_name(k, self.salt), ast.Store()), start)
                    for k in range(1, len(self.hoisted) + 1)]
         values = located(ast.Tuple(cast(Any, self.hoisted), _LOAD), start)
