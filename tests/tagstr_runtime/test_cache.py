@@ -274,7 +274,7 @@ def test_fingerprint_covers_every_module_the_desugarer_uses() -> None:
     env = clean_env(TAGSTR_AUTOLOAD="0")
     ran = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60)
     assert ran.returncode == 0, ran.stderr
-    loaded = set(ran.stdout.split())  # paths in the package: "desugarer/generator.py", "analysis/sites.py"
+    loaded = set(ran.stdout.split())  # paths in the package: "desugarer/generator.py", "desugarer/sites.py"
     assert "desugarer/generator.py" in loaded and "_rt.py" in loaded  # the check sees the desugarer
     # the compiled _speedups: named by its ABI (_rt.SPEEDUPS), which the fingerprint hashes
     compiled = {path for path in loaded if path.startswith("_speedups.") and not path.endswith(".py")}

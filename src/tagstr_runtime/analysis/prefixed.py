@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, NamedTuple
 from tagstr_runtime.syntax.source import SourceText
 from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver, annotation_says_tag
 from tagstr_runtime.analysis.module import ModuleAnalysis
-from tagstr_runtime.analysis.scopes import Binding
+from tagstr_runtime.desugarer.scopes import Binding
 from tagstr_runtime.syntax.words import STRING_PREFIXES, TEMPLATE_PREFIXES
 
 if TYPE_CHECKING:

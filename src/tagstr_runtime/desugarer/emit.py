@@ -24,7 +24,7 @@ one table, and the emitters share ``Emitter``'s helpers.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any, NamedTuple, Sequence, TypeVar, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence, TypeVar, Union, cast
 
 from tagstr_runtime.desugarer.interpolation_call import (
     Fields, fields_tuple, interpolation_call, place_call, read_interpolation, thunk,
@@ -33,10 +33,7 @@ from tagstr_runtime.syntax.escapes import spec_texts
 from tagstr_runtime.syntax.model import Field, Literal, TagString
 
 if TYPE_CHECKING:
-    from tagstr_runtime._rt import Entry
-
-if TYPE_CHECKING:
-    from tagstr_runtime.analysis.scopes import ScopeIndex
+    from tagstr_runtime.desugarer.scopes import ScopeIndex
 
 __all__ = [
     "Emitter", "Position", "RUNTIME_MODULE", "RuntimeEmitter", "TABLE_NAME", "TagCall", "hoisted_name",
@@ -47,6 +44,10 @@ _N = TypeVar("_N", bound=ast.AST)
 _LOAD = ast.Load()
 #: ``(lineno, col_offset, end_lineno, end_col_offset)``: columns in UTF-8 bytes, as ``ast`` has them.
 Position = tuple[int, int, int, int]
+#: A slot of the module's table (``_rt.table``): ``(cooked, raw)`` of a ``Decoded``, or
+#: ``(raws, cooked)`` of a format spec with a backslash: its literal texts around its nested
+#: fields, and what ``t"..."`` makes of each (``str`` instead: the reason ``t"..."`` rejects them).
+Entry = Union[tuple[str, str], tuple[tuple[str, ...], Union[tuple[str, ...], str]]]
 
 #: The module generated code imports at run time, and the name it binds it to.
 RUNTIME_MODULE = "tagstr_runtime._rt"
@@ -218,16 +219,16 @@ class RuntimeEmitter(Emitter):
         ``Interpolation((getvalue, expr, conv, spec))`` (``_rt.table``); by default
         where ``_speedups`` is importable (``_rt.SPEEDUPS``), in ``exec`` mode."""
         if compiled is None:
-            from tagstr_runtime._rt import SPEEDUPS
+            from tagstr_runtime.desugarer.fingerprint import speedups_abi
 
-            compiled = bool(SPEEDUPS)
+            compiled = bool(speedups_abi())
         self.by_name = by_name
         #: the four fields as four arguments (the compiled constructor's form)
         self.fields_form = compiled and by_name
         self.salt = salt
         self.table_name = f"__tagstr_{salt}__" if salt else TABLE_NAME
         self.hoist = hoist and by_name
-        self.entries: list[Entry] = []  # (cooked, raw) of each Decoded slot, or a spec's (_rt.Entry)
+        self.entries: list[Entry] = []  # (cooked, raw) of each Decoded slot, or a spec's
         self._index: dict[Entry, int] = {}
         self.hoisted: list[ast.Call] = []  # the Interpolation(...) calls the prologue builds
         self._placed: list[tuple[list[ast.expr], int, ast.Call]] = []  # where each was taken from
@@ -325,7 +326,7 @@ class RuntimeEmitter(Emitter):
         if not reads:
             return []
         if self._scopes is None or self._scopes[0] is not path[0]:
-            from tagstr_runtime.analysis.scopes import ScopeIndex
+            from tagstr_runtime.desugarer.scopes import ScopeIndex
 
             self._scopes = (path[0], ScopeIndex(path[0]))
         bound: set[str] = set()

@@ -23,7 +23,7 @@ four fields.
 from __future__ import annotations
 
 import ast
-from typing import Callable, NamedTuple, Union
+from typing import Any, Callable, NamedTuple, Union
 
 from tagstr_runtime.syntax.model import Field
 
@@ -72,7 +72,7 @@ def interpolation_call(
     """``function((lambda: value, 'expr', conv, spec))``, or with ``four_arguments``
     ``function(lambda: value, 'expr', conv, spec)``; every node of it at ``at`` but
     ``value`` and ``spec``, which keep their own positions."""
-    arguments = (
+    arguments: list[ast.expr] = (
         _fields(field, value, spec, at) if four_arguments else [fields_tuple(field, value, spec, at)]
     )
     node = ast.Call(function, arguments, [])
@@ -167,9 +167,10 @@ class GeneratedModule:
         assert isinstance(build, ast.Assign) and isinstance(build.value, ast.Call)
         targets = build.targets[0]
         assert isinstance(targets, ast.Tuple)
-        texts, *rest = (arg.value for arg in build.value.args if isinstance(arg, ast.Constant))
-        raw_of = dict(rest[0]) if rest else {}
-        specs = {spec[0] for spec in rest[1]} if len(rest) > 1 else set()
+        constants: list[Any] = [arg.value for arg in build.value.args if isinstance(arg, ast.Constant)]
+        texts: tuple[str, ...] = constants[0]
+        raw_of: dict[int, str] = dict(constants[1]) if len(constants) > 1 else {}
+        specs: set[int] = {spec[0] for spec in constants[2]} if len(constants) > 2 else set()
         names = [target.id for target in targets.elts if isinstance(target, ast.Name)]
         #: the name of each ``Decoded`` slot -> its (cooked, raw): slot 0 (the constructor)
         #: and the format specs' slots left out

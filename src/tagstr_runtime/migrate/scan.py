@@ -35,7 +35,7 @@ from tagstr_runtime.analysis.findings import (
 from tagstr_runtime.analysis.reaching import reaching
 from tagstr_runtime.analysis.module import ModuleAnalysis
 from tagstr_runtime.analysis.prefixed import PREFIXES_314, prefix_named_tags, prefixed_strings, string_kind
-from tagstr_runtime.analysis.sites import Site
+from tagstr_runtime.desugarer.sites import Site
 from tagstr_runtime.syntax.words import TEMPLATE_PREFIXES
 
 __all__ = ["HAZARDS", "ModuleScan", "scan"]
