@@ -689,3 +689,15 @@ def test_the_shape_checks_see_a_second_place(place: str) -> None:
 def test_the_shape_checks_see_the_shape_module() -> None:
     tree = ast.parse(SHAPE_MODULE.read_text(encoding="utf-8"))
     assert writes_the_call(tree) and reads_the_call(tree)
+
+
+def test_architecture_lists_the_layers() -> None:
+    """The walk's "Layers" list names the packages of each layer, in ``LAYERS``' order."""
+    section = ARCHITECTURE.partition("\n## Layers\n")[2].partition("\n## ")[0]
+    items = re.split(r"\n\d+\. ", "\n" + section.partition("\n\n")[2].partition("\n\n")[0])[1:]
+    assert len(items) == len(LAYERS)
+    for item, (layer, names) in zip(items, LAYERS):
+        packages = {name for name in names if (SRC / name.replace(".", "/")).is_dir() and name != "tagstr_runtime"}
+        named = {token.rstrip("/") for token in _quoted(item)
+                 if token.endswith("/") or token in PACKAGES}
+        assert {f"tagstr_runtime.{token}" if token not in PACKAGES else token for token in named} == packages, layer

@@ -258,7 +258,7 @@ def test_cache_across_processes_and_stock_python(tmp_path: Path) -> None:
 def test_fingerprint_covers_every_module_the_desugarer_uses() -> None:
     """Derived, not trusted: the modules a tag-string module's compile and run load
     must all be hashed, or a change to one would leave stale cached bytecode."""
-    # a tag string in a function too: its hoisting reads the analysis layer's scope index
+    # a tag string in a function too: its hoisting reads the desugarer's scope index
     module = TAGGED + "SPEC = tg'{VALUE!r:>{3}}'\ndef later():\n    return tg'{VALUE}'\n"
     script = (
         "import sys, tagstr_runtime\n"

@@ -1,4 +1,4 @@
-"""Which binding a name in an interpolation refers to: the analysis layer's scope index
+"""Which binding a name in an interpolation refers to: the desugarer's scope index
 (``tagstr_runtime.desugarer.scopes``, CPython's rules) on the lint tree."""
 
 from __future__ import annotations

@@ -302,7 +302,7 @@ class RuntimeEmitter(Emitter):
         Conservative: never inside a nested tag string (its enclosing lambda may
         bind names, e.g. by ``:=``), a class body, a lambda or a comprehension;
         inside functions only if no name the lambda reads is a local, a cell or a type
-        parameter of an enclosing function (the analysis layer's scope index,
+        parameter of an enclosing function (the desugarer's scope index,
         ``ScopeIndex.enclosing_names``; once per function).
         """
         if enclosing is not None:

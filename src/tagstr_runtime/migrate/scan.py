@@ -1,4 +1,4 @@
-"""What the migration reads of a module: the analysis layer's sites, tag definitions and findings.
+"""What the migration reads of a module: the desugarer's sites, the analysis layer's tag definitions and findings.
 
 The module is desugared once for analysis (``analysis.module``), so each
 tag string is a site with its interpolations' trees at their own positions.
