@@ -266,6 +266,11 @@ def test_fingerprint_covers_every_module_the_desugarer_uses() -> None:
         "from tagstr_runtime.run import compile as _compile\n"
         f"code = _compile.compile_source({module!r}, 'm.py')\n"
         "exec(code, {})\n"
+        # the other modes (eval: the table bound by the expression; single) and a spec with a
+        # backslash (a RawSpec slot)
+        "tg = lambda *args: args\n"
+        "eval(_compile.compile_source(\"tg'{1:\\\\>3}{2!r}'\", '<e>', 'eval'), {'tg': tg})\n"
+        "exec(_compile.compile_source(\"x = tg'{3}'\\n\", '<s>', 'single'), {'tg': tg})\n"
         "import os\n"
         "root = os.path.dirname(tagstr_runtime.__file__)\n"
         "new = sorted(m for m in set(sys.modules) - before if m.startswith('tagstr_runtime.'))\n"
@@ -276,6 +281,7 @@ def test_fingerprint_covers_every_module_the_desugarer_uses() -> None:
     assert ran.returncode == 0, ran.stderr
     loaded = set(ran.stdout.split())  # paths in the package: "desugarer/generator.py", "desugarer/sites.py"
     assert "desugarer/generator.py" in loaded and "_rt.py" in loaded  # the check sees the desugarer
+    assert {"desugarer/interpolation_call.py", "desugarer/scopes.py"} <= loaded  # the call's shape, the hoisting
     # the compiled _speedups: named by its ABI (_rt.SPEEDUPS), which the fingerprint hashes
     compiled = {path for path in loaded if path.startswith("_speedups.") and not path.endswith(".py")}
     assert loaded - compiled - set(_fingerprint.DESUGARER_FILES) <= {"desugarer/fingerprint.py"}, loaded
