@@ -26,9 +26,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any, NamedTuple, Sequence, TypeVar, Union, cast
 
-from tagstr_runtime.desugarer.interpolation_call import (
-    Fields, fields_tuple, interpolation_call, place_call, read_interpolation, thunk,
-)
+from tagstr_runtime.desugarer.interpolation_call import fields_tuple, interpolation_call, place_call, thunk
 from tagstr_runtime.syntax.escapes import spec_texts
 from tagstr_runtime.syntax.model import Field, Literal, TagString
 
@@ -232,7 +230,8 @@ class RuntimeEmitter(Emitter):
         self._index: dict[Entry, int] = {}
         self.hoisted: list[ast.Call] = []  # the Interpolation(...) calls the prologue builds
         self._placed: list[tuple[list[ast.expr], int, ast.Call]] = []  # where each was taken from
-        self._pending: list[ast.Call] = []  # this tag string's Interpolation(...) calls
+        #: this tag string's Interpolation(...) calls with a constant spec, each with its value
+        self._pending: list[tuple[ast.Call, ast.expr]] = []
         self._bound: dict[int, frozenset[str]] = {}  # id(function node) -> its names (the scope index's)
         self._params: dict[tuple[int, ...], set[str]] = {}  # the parameters of the functions around a site
         self._slot_names: dict[int, str] = {}  # slot_name of each index written
@@ -265,7 +264,7 @@ class RuntimeEmitter(Emitter):
             spec = self.raw_spec(field, spec)
         node = interpolation_call(self.ref(0, at), field, value, spec, at, self.fields_form)
         if self.hoist and constant:
-            self._pending.append(node)
+            self._pending.append((node, value))
         return node
 
     def raw_spec(self, field: Field, spec: ast.expr) -> ast.expr:
@@ -294,10 +293,11 @@ class RuntimeEmitter(Emitter):
         return located(ast.Call(site.func, args, []), site.at)
 
     def hoistable(
-        self, calls: list[ast.Call], path: Sequence[ast.AST], enclosing: Field | None
+        self, calls: list[tuple[ast.Call, ast.expr]], path: Sequence[ast.AST], enclosing: Field | None
     ) -> list[ast.Call]:
-        """Those of ``calls`` (``Interpolation`` calls with a constant spec) whose
-        lambda reads no local of any scope around it, so it can be made once.
+        """Those of ``calls`` (``Interpolation`` calls with a constant spec, each with the
+        value its lambda returns) whose lambda reads no local of any scope around it, so it
+        can be made once.
 
         Conservative: never inside a nested tag string (its enclosing lambda may
         bind names, e.g. by ``:=``), a class body, a lambda or a comprehension;
@@ -314,9 +314,8 @@ class RuntimeEmitter(Emitter):
             if isinstance(node, _FUNCTIONS):
                 functions.append(node)
         if not functions:
-            return calls
-        reads = [(call, _names_read(cast(Fields, read_interpolation(call)).getvalue.body))
-                 for call in calls]
+            return [call for call, _ in calls]
+        reads = [(call, _names_read(value)) for call, value in calls]
         # Most fields read a parameter: rejected without walking the function.
         key = tuple(map(id, functions))
         params = self._params.get(key)
