@@ -48,11 +48,8 @@ if TYPE_CHECKING:
     from tagstr_runtime._types import Conversion
     from tagstr_runtime.run.formatting import format_value as format_value
 
-    #: ``(cooked, raw)`` of a ``Decoded``, or ``(raws, cooked)`` of a format spec with
-    #: a backslash: its literal texts around its nested fields, and what ``t"..."``
-    #: makes of each (``str`` instead: the reason ``t"..."`` rejects them).
-    Entry = Union[tuple[str, str], tuple[tuple[str, ...], Union[tuple[str, ...], str]]]
     #: a spec entry of the table: its slot index, then its ``(raws, cooked)``
+    #: (``desugarer.emit.Entry``: what each slot holds)
     SpecEntry = tuple[int, tuple[str, ...], Union[tuple[str, ...], str]]
 
 _new = str.__new__

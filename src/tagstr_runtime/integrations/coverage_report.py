@@ -46,7 +46,7 @@ from coverage.types import TConfigurable, TSourceTokenLines
 
 from tagstr_runtime.syntax.errors import TagSyntaxError
 from tagstr_runtime.syntax.parser import parse
-from tagstr_runtime.integrations.patching import strict, wrap_once
+from tagstr_runtime.support.patching import strict, wrap_once
 from tagstr_runtime.desugarer.placeholder import mask_text
 from tagstr_runtime.desugarer.render import desugar
 

@@ -22,7 +22,7 @@ from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver
 from tagstr_runtime.analysis.imports import module_name
 from tagstr_runtime.analysis.module import ModuleAnalysis
 from tagstr_runtime.analysis.tag_reading import reading as read_tag
-from tagstr_runtime.analysis.scopes import Binding
+from tagstr_runtime.desugarer.scopes import Binding
 from tagstr_runtime.analysis.tag_reads import LAZY, OBSERVABLE, ORDER, RAISES, Unproven
 from tagstr_runtime.analysis.tag_types import called_name
 

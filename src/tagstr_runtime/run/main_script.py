@@ -20,7 +20,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
-from tagstr_runtime.integrations.patching import strict
+from tagstr_runtime.support.patching import strict
 from tagstr_runtime.run.top_level import (
     console_follows, flush_io, forget_file, forget_last_error, mark_interrupt_unhandled, show, trim,
 )

@@ -33,13 +33,13 @@ from bisect import bisect_right
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, NamedTuple
 
 from tagstr_runtime.syntax.source import SourceText
-from tagstr_runtime.analysis.scope_tables import (
+from tagstr_runtime.desugarer.scope_tables import (
     ANNOTATION, CLASS, COMPREHENSION, COMPREHENSIONS, FUNCTION, FUNCTIONS, MODULE, TYPE_ALIAS, Bound,
     Position, ScopeTable, Step, collect, paths_to_declarations, start, type_params,
 )
 
 if TYPE_CHECKING:
-    from tagstr_runtime.analysis.sites import Site
+    from tagstr_runtime.desugarer.sites import Site
 
 __all__ = ["Binding", "ReadScope", "ScopeIndex", "generated_lambdas"]
 
