@@ -71,7 +71,8 @@ def _script_compiled_by_a_tool() -> bool:
     PyCharm's ``python .../pydevd.py --file script.py``, ``python -m pdb``,
     ``-m cProfile``, ``-m profile``, ``-m trace``: the import hook never sees
     the script, and the debugger compiles what its user types.  Not under
-    ``-I``, which leaves script runs stock (docs/decisions.md).  A few string
+    ``-I``, which leaves script runs stock
+    (docs/decisions/0043-which-processes-get-the-compile-hook.md).  A few string
     comparisons: no other process pays more.
     """
     if sys.flags.isolated:
@@ -110,7 +111,7 @@ def _arm_main_script() -> None:
 
     Only at interpreter start-up (inside ``site.main``, not a later
     ``site.addsitedir``), only when a script file is named, and not under
-    ``-I`` (docs/decisions.md: "python script.py").
+    ``-I`` (docs/decisions/0040-python-script-py-from-sys-excepthook.md).
     """
     if sys.flags.isolated or not sys.argv or sys.argv[0] in _NO_SCRIPT:
         return

@@ -24,6 +24,10 @@ under a name the stock loader never looks at,
 gets the ``SyntaxError`` instead of our code, and so that a new desugarer
 (another fingerprint) never loads an old one's output.
 
+Decisions: docs/decisions/0041-loader-and-finder-types-stay-cpythons.md,
+docs/decisions/0036-a-cached-module-costs-a-pyc.md,
+docs/decisions/0215-the-cache-in-installed-packages-is-in-record.md.
+
 This module is imported at interpreter start-up by ``tagstr_autoload.pth``:
 it imports only modules that are already loaded when ``site`` runs.  That is
 also why it is not split (the loader, the path hook, and the two stock
@@ -348,7 +352,7 @@ def _tag_code_runs() -> None:
     """A module with tag strings is about to run: pdb, when it is used, evaluates tag strings
     in the frame it stopped in (``p html"{local}"``, ``!y = ...``; ``run.compile_hook.debuggers``).
     The builtins stay CPython's: ``exec``/``eval``/``compile`` of text with tag strings is the
-    runner's (docs/decisions.md, "Which processes get the compile hook").  A process without
+    runner's (docs/decisions/0043-which-processes-get-the-compile-hook.md).  A process without
     tag strings never gets here."""
     global _debuggers_told
     if _debuggers_told:

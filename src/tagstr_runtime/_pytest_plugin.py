@@ -39,7 +39,7 @@ import pytest
 # _read_pyc below would re-enter it while _fingerprint is half imported.
 from tagstr_runtime.desugarer import fingerprint as _fingerprint  # noqa: F401
 from tagstr_runtime._importhook import _tag_code_runs, _tag_name, install
-from tagstr_runtime.integrations.patching import wrap_once
+from tagstr_runtime.support.patching import wrap_once
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -16,8 +16,8 @@ Slot 0 of ``fields_table`` takes an interpolation's four fields
 where the compiled ``_speedups`` is importable (``SPEEDUPS``); slot 0 of
 ``table`` takes one 4-tuple (``__tagstr_0__((lambda: x, 'x', None, None))``),
 the form it writes where it is not: the class itself, whose call is then the
-fastest pure-Python way (see docs/decisions.md, "A compiled Interpolation
-constructor, optional").  Each table serves its form whether or not the
+fastest pure-Python way (see
+docs/decisions/0027-compiled-interpolation-constructor.md).  Each table serves its form whether or not the
 module is there: the cache fingerprint keeps the two kinds of code apart
 anyway.
 
@@ -48,11 +48,8 @@ if TYPE_CHECKING:
     from tagstr_runtime._types import Conversion
     from tagstr_runtime.run.formatting import format_value as format_value
 
-    #: ``(cooked, raw)`` of a ``Decoded``, or ``(raws, cooked)`` of a format spec with
-    #: a backslash: its literal texts around its nested fields, and what ``t"..."``
-    #: makes of each (``str`` instead: the reason ``t"..."`` rejects them).
-    Entry = Union[tuple[str, str], tuple[tuple[str, ...], Union[tuple[str, ...], str]]]
     #: a spec entry of the table: its slot index, then its ``(raws, cooked)``
+    #: (``desugarer.emit.Entry``: what each slot holds)
     SpecEntry = tuple[int, tuple[str, ...], Union[tuple[str, ...], str]]
 
 _new = str.__new__

@@ -13,8 +13,8 @@
  * the way its instances are made differs.  ``_rt`` falls back to the class
  * itself where this module is not built (Pyodide, no compiler,
  * ``TAGSTR_PURE_PYTHON=1``): the pure-Python path is the reference, and
- * ``tests/tagstr_runtime/test_speedups.py`` runs both.  See docs/decisions.md,
- * "A compiled Interpolation constructor, optional".
+ * ``tests/tagstr_runtime/test_speedups.py`` runs both.  See
+ * docs/decisions/0027-compiled-interpolation-constructor.md.
  */
 
 #define PY_SSIZE_T_CLEAN

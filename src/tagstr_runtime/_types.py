@@ -117,8 +117,8 @@ class RawSpec(str):
 
     It also keeps the text ``t"..."`` would build (escapes processed, nested
     fields as formatted), which the bridge hands to template libraries; every
-    other spec is a plain ``str``.  See docs/decisions.md, "Format specs with
-    escapes in the bridge".
+    other spec is a plain ``str``.  See
+    docs/decisions/0117-format-specs-with-escapes-in-the-bridge.md.
     """
 
     _cooked: str | None  # None: t"..." rejects the text, for the reason in _error

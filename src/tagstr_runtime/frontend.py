@@ -23,7 +23,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from tagstr_runtime.integrations.patching import PatchWarning, strict, wrap_once, wrapped_while
+from tagstr_runtime.support.patching import PatchWarning, strict, wrap_once, wrapped_while
 
 if TYPE_CHECKING:
     from tagstr_runtime.desugarer.desugaring import Desugaring
@@ -63,8 +63,8 @@ if TYPE_CHECKING:
     from tagstr_runtime.analysis.prefixed import (
         PREFIXES, PrefixNamedTag, prefix_named_tags, prefixed_strings, string_kind,
     )
-    from tagstr_runtime.analysis.scopes import Binding, ScopeIndex, generated_lambdas
-    from tagstr_runtime.analysis.sites import Hole, Run, Site
+    from tagstr_runtime.desugarer.scopes import Binding, ScopeIndex, generated_lambdas
+    from tagstr_runtime.desugarer.sites import Hole, Run, Site
     from tagstr_runtime.editing.placeholder_view import PlaceholderView
     from tagstr_runtime.editing.quick_fixes import QuickFix, RenameFix, quick_fixes
     from tagstr_runtime.editing.semantic_tokens import (
@@ -127,12 +127,12 @@ _LAZY = {
     "prefix_named_tags": "analysis.prefixed",
     "prefixed_strings": "analysis.prefixed",
     "string_kind": "analysis.prefixed",
-    "Binding": "analysis.scopes",
-    "ScopeIndex": "analysis.scopes",
-    "generated_lambdas": "analysis.scopes",
-    "Hole": "analysis.sites",
-    "Run": "analysis.sites",
-    "Site": "analysis.sites",
+    "Binding": "desugarer.scopes",
+    "ScopeIndex": "desugarer.scopes",
+    "generated_lambdas": "desugarer.scopes",
+    "Hole": "desugarer.sites",
+    "Run": "desugarer.sites",
+    "Site": "desugarer.sites",
     # the embedded-language checks (docs/languages.md): no parser is imported before a check runs
     "LanguageOptions": "analysis.embedded",
     "MissingParser": "analysis.embedded",

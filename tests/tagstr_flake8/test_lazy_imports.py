@@ -24,7 +24,7 @@ ENTRY_POINT = {
     "tagstr_flake8", "tagstr_flake8.lint.flake8_plugin", "tagstr_flake8.lint.context", "tagstr_flake8.lint.doctests",
     "tagstr_flake8.lint.language_options", "tagstr_flake8.lint.shared_notes", "tagstr_flake8.lint.messages",
     "tagstr_flake8.host", "tagstr_flake8.host.patch", "tagstr_flake8.lint", "tagstr_flake8.rules",
-    "tagstr_runtime.frontend", "tagstr_runtime.integrations", "tagstr_runtime.integrations.patching",
+    "tagstr_runtime.frontend", "tagstr_runtime.support", "tagstr_runtime.support.patching",
     # the language registry (data only): the language codes' texts and which are on
     "tagstr_runtime.analysis", "tagstr_runtime.analysis.embedded", "tagstr_runtime.analysis.embedded.registry",
 }
@@ -37,11 +37,13 @@ PLAIN_FILES = {
 
 #: What a file without tag strings that binds a prefix name (``f = ...``) may add besides:
 #: the tag resolver, which TAG003 asks whether a tag is bound there (never the parser or
-#: the desugarer: ``f = open(path)`` is common).
+#: the desugarer's steps: ``f = open(path)`` is common; the scope index it asks is the
+#: desugarer package's, ``desugarer/scopes.py``, whose ``__init__`` holds a docstring only).
 RESOLVER = {
     "tagstr_runtime.syntax.source", "tagstr_runtime.analysis", "tagstr_runtime.analysis.definitions",
     "tagstr_runtime.analysis.imports", "tagstr_runtime.analysis.module", "tagstr_runtime.analysis.prefixed",
-    "tagstr_runtime.analysis.scope_tables", "tagstr_runtime.analysis.scopes", "tagstr_runtime.analysis.tag_types",
+    "tagstr_runtime.analysis.tag_types", "tagstr_runtime.desugarer", "tagstr_runtime.desugarer.scope_tables",
+    "tagstr_runtime.desugarer.scopes",
 }
 #: files without tag strings, and what checking them may import beyond PLAIN_FILES
 PLAIN_SOURCES = {

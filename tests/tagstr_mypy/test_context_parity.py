@@ -293,7 +293,8 @@ def slot_failure(d: Diagnostic, col: int, starts: list[int], is_call: bool) -> b
 
 
 def lambda_body_anys(tag: Outcome, call: Outcome) -> bool:
-    """The one difference mypy itself makes (docs/decisions.md): when a value that
+    """The one difference mypy itself makes
+    (docs/decisions/0062-an-interpolation-is-checked-as-its-expression.md): when a value that
     does not fit is a lambda literal, mypy reports ``Expression has type "Any"``
     inside its body (an unannotated parameter) for the wrapper's tuple, not for
     a lambda checked against a callable parameter: ``f(lambda: (lambda x:
@@ -312,7 +313,7 @@ _ANY_REPORT = re.compile(r'Expression (has type|type contains) "Any"')
 
 def typed_in_place(tag: Outcome, call: Outcome) -> bool:
     """What checking the value in place makes differ from the hand-written call, which wraps it
-    in a lambda (docs/decisions.md, "When an interpolation is evaluated"):
+    in a lambda (docs/decisions/0081-tags-read-their-values-while-called.md):
 
     * ``--disallow-any-expr`` reports: the lambda's body is typed in the context of an
       ``Any`` for a bare ``Interpolation`` (``[i for i in x]`` is a ``list[Any]``), where

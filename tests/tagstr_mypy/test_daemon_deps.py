@@ -148,7 +148,14 @@ def test_daemon_follows_edits_of_the_tags(tmp_path: Path, parser: str) -> None:
             seen.append(expected)
         # at a tag string: the tag's definition, as at the call form, not the hook's
         for at in ("use.py:6:5", "use.py:15:5"):
-            assert inspect("definition", at) == ["tags.py:11:1:render"], at
+            found = inspect("definition", at)
+            if parser == "stdlib" and sys.version_info < (3, 12):
+                # mypy's stdlib parser puts an f-string's fields at its start on 3.11, and the
+                # plugin puts a tag string's there too (docs/decisions/0067-columns-follow-mypys-parser.md):
+                # the interpolation's names are found there as well, before the tag
+                assert found[-1:] == ["tags.py:11:1:render"] and all(":n" in f for f in found[:-1]), at
+            else:
+                assert found == ["tags.py:11:1:render"], at
         # at an interpolation: the user's expression first
         assert inspect("type", "use.py:6:15")[0] == '"int"'
     finally:

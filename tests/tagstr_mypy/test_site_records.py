@@ -146,7 +146,8 @@ def looked_up(text: str, *, char_columns: bool) -> list[Looked]:
     from mypy.options import Options
 
     from tagstr_mypy.hooks.build_state import BuildState
-    from tagstr_mypy.parse.hook import Pending, convert
+    from tagstr_mypy.parse.builds import Pending
+    from tagstr_mypy.parse.hook import convert
 
     built = checker_tree(text, "m.py", (3, 11), char_columns=char_columns)
     assert built is not None

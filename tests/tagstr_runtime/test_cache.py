@@ -258,7 +258,7 @@ def test_cache_across_processes_and_stock_python(tmp_path: Path) -> None:
 def test_fingerprint_covers_every_module_the_desugarer_uses() -> None:
     """Derived, not trusted: the modules a tag-string module's compile and run load
     must all be hashed, or a change to one would leave stale cached bytecode."""
-    # a tag string in a function too: its hoisting reads the analysis layer's scope index
+    # a tag string in a function too: its hoisting reads the desugarer's scope index
     module = TAGGED + "SPEC = tg'{VALUE!r:>{3}}'\ndef later():\n    return tg'{VALUE}'\n"
     script = (
         "import sys, tagstr_runtime\n"
@@ -266,6 +266,11 @@ def test_fingerprint_covers_every_module_the_desugarer_uses() -> None:
         "from tagstr_runtime.run import compile as _compile\n"
         f"code = _compile.compile_source({module!r}, 'm.py')\n"
         "exec(code, {})\n"
+        # the other modes (eval: the table bound by the expression; single) and a spec with a
+        # backslash (a RawSpec slot)
+        "tg = lambda *args: args\n"
+        "eval(_compile.compile_source(\"tg'{1:\\\\>3}{2!r}'\", '<e>', 'eval'), {'tg': tg})\n"
+        "exec(_compile.compile_source(\"x = tg'{3}'\\n\", '<s>', 'single'), {'tg': tg})\n"
         "import os\n"
         "root = os.path.dirname(tagstr_runtime.__file__)\n"
         "new = sorted(m for m in set(sys.modules) - before if m.startswith('tagstr_runtime.'))\n"
@@ -274,8 +279,9 @@ def test_fingerprint_covers_every_module_the_desugarer_uses() -> None:
     env = clean_env(TAGSTR_AUTOLOAD="0")
     ran = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60)
     assert ran.returncode == 0, ran.stderr
-    loaded = set(ran.stdout.split())  # paths in the package: "desugarer/generator.py", "analysis/sites.py"
+    loaded = set(ran.stdout.split())  # paths in the package: "desugarer/generator.py", "desugarer/sites.py"
     assert "desugarer/generator.py" in loaded and "_rt.py" in loaded  # the check sees the desugarer
+    assert {"desugarer/interpolation_call.py", "desugarer/scopes.py"} <= loaded  # the call's shape, the hoisting
     # the compiled _speedups: named by its ABI (_rt.SPEEDUPS), which the fingerprint hashes
     compiled = {path for path in loaded if path.startswith("_speedups.") and not path.endswith(".py")}
     assert loaded - compiled - set(_fingerprint.DESUGARER_FILES) <= {"desugarer/fingerprint.py"}, loaded

@@ -6,7 +6,7 @@ both are run the same way.  The twin is the baseline: every figure coverage
 gives for the tag-string module (statements, missing and excluded lines,
 branches and partial branches, in each report format) must be the twin's,
 including where an interpolation is lazy and its ``getvalue`` is never
-called (docs/decisions.md, "Coverage").  Expected lines are marked in the
+called (docs/decisions/0047-coverage-baseline-is-the-f-string-twin.md).  Expected lines are marked in the
 source (``# missed``) rather than numbered here.
 """
 

@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 import pytest
 
-from tagstr_runtime.integrations import patching as _patching
+from tagstr_runtime.support import patching as _patching
 from tagstr_runtime.frontend import PatchWarning, strict, wrap_once, wrapped_while
 
 

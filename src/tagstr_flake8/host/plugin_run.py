@@ -18,6 +18,9 @@ must not cost the user the rest of the lint.  So, on such a file only,
   the results it gave before failing are kept, and every other plugin and
   file is checked as usual.
 
+Decisions: docs/decisions/0096-re-reads-are-answered-not-patched.md,
+docs/decisions/0098-tag900-contains-a-plugins-failure.md.
+
 The project's own plugin is not contained: its rules already are, and under
 ``TAGSTR_STRICT`` a bug of ours must surface.
 """

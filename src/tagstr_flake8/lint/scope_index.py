@@ -1,5 +1,5 @@
-"""Which binding a name in an interpolation refers to: the analysis layer's scope index
-(``tagstr_runtime.analysis.scopes``, CPython's rules) on the lint tree."""
+"""Which binding a name in an interpolation refers to: the desugarer's scope index
+(``tagstr_runtime.desugarer.scopes``, CPython's rules) on the lint tree."""
 
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ keeps:
   string literal of the same lines and character columns, for the tokenizer
   (pycodestyle, ``# noqa`` mapping);
 - ``sites()``: each tag string with its call and the chain of its enclosing
-  nodes: the analysis layer's sites (``Desugaring.sites``), with the lint
+  nodes: the desugarer's sites (``Desugaring.sites``), with the lint
   tree's lambda of each interpolation.
 """
 

@@ -11,7 +11,8 @@ file tells what runs.  A rule's module is imported the first time the rule
 runs, so a run over files without tag strings loads only the rules that run
 on those (issue 28), and this module stays data: the doctor reads
 ``OFF_BY_DEFAULT`` without flake8.  ``tests/tagstr_flake8/test_rule_registry.py``
-checks each step of "Adding a rule" (docs/flake8.md).
+checks each step of "Adding a rule" (docs/flake8.md).  Why one registry:
+docs/decisions/0094-one-registry-entry-per-rule.md.
 """
 
 from __future__ import annotations

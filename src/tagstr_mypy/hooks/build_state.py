@@ -18,9 +18,9 @@ if TYPE_CHECKING:  # the hook modules import mypy's checker: not at start-up
     from mypy.nodes import CallExpr
     from mypy.types import CallableType, FunctionLike, Type
 
+    from tagstr_mypy.parse.builds import Pending
     from tagstr_mypy.parse.checker_tree import SiteRecord
     from tagstr_mypy.reports.call_errors import CallErrors
-    from tagstr_mypy.parse.hook import Pending
 
 __all__ = ["BuildState", "remember"]
 

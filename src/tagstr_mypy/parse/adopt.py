@@ -1,6 +1,7 @@
 """Swap the desugared tree into the ``MypyFile`` mypy built from the placeholder.
 
-``swap`` runs where the semantic analyzer enters the module (``parse.swap_point``).
+``swap`` runs where the semantic analyzer enters the module (``parse.swap_point``;
+docs/decisions/0076-calls-are-put-in-where-semantic-analysis-enters.md).
 
 mypy's native parser does reachability analysis (``if sys.version_info``,
 ``TYPE_CHECKING``) and its first-pass renaming while building the tree; a tree
@@ -22,7 +23,7 @@ from tagstr_mypy.parse import builds as _builds
 from tagstr_mypy.parse import hook as _parse_hook
 
 from tagstr_mypy.parse import swap_point as _swap_point
-from tagstr_mypy.hooks.build_state import BuildState
+from tagstr_mypy.parse.builds import ParseState
 
 __all__ = ["adopt", "enter_module", "module_options", "swap"]
 
@@ -41,7 +42,7 @@ def enter_module(args: tuple[Any, ...], kwds: dict[str, Any]) -> None:
         _swap_point.disarm()  # until a parse leaves a tree waiting
 
 
-def swap(state: BuildState, file: MypyFile, options: Options) -> bool:
+def swap(state: ParseState, file: MypyFile, options: Options) -> bool:
     """Put the tree waiting for ``file`` in place (``options``: the module's);
     False when none waits."""
     pending = state.pending.get(file.path)

@@ -18,24 +18,52 @@ what it is given, which always comes from the calling build's ``Options``:
   tool's transform still runs first).
 
 Either way the parse hook learns the calling build: its options, and the
-``BuildState`` of its plugin, where the trees and texts it makes are kept.
+state of its plugin, where the trees and texts it makes are kept (``ParseState``:
+what the parse reads and writes of ``hooks.build_state.BuildState``, so that the
+hooks' state imports the parse and not the other way round).
 """
 
 from __future__ import annotations
 
+import ast
 import functools
 import threading
 import weakref
-from typing import Any, Callable, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Protocol
 
-from tagstr_mypy.hooks.build_state import BuildState
+if TYPE_CHECKING:
+    from tagstr_mypy.parse.checker_tree import SiteRecord
+    from tagstr_mypy.parse.native_graft import GraftPlan
 
-__all__ = ["Build", "any_pending", "build_of", "register"]
+__all__ = ["Build", "ParseState", "Pending", "any_pending", "build_of", "register"]
+
+
+class Pending(NamedTuple):
+    """A module's tag strings waiting for its ``MypyFile`` (``parse.adopt.swap``): the calls
+    to put in the native parser's tree (``plan``, ``parse.native_graft``), else the desugared
+    tree, converted then with the module's options (``parse.hook.convert``)."""
+
+    tree: ast.Module
+    strip_function_bodies: bool
+    text: str  # the source, for its inline ``# mypy:`` options
+    plan: GraftPlan | None = None
+
+
+class ParseState(Protocol):
+    """What the parse keeps in its build's state (``hooks.build_state.BuildState``)."""
+
+    #: the desugared tree waiting for each file's ``MypyFile``, by path
+    pending: dict[str, Pending]
+    #: each tag string's record by its call's (line, column), by path
+    sites: dict[str, dict[tuple[int, int], SiteRecord]]
+
+    def retire(self, *done: object) -> None:
+        """What a parse built and mypy no longer needs."""
 
 
 class Build(NamedTuple):
     options: Any  # mypy's global Options of the build
-    state: BuildState  # its plugin's
+    state: ParseState  # its plugin's
 
 
 _lock = threading.RLock()  # re-entrant: a finalizer may run inside a locked block
@@ -45,7 +73,7 @@ _LISTS: dict[int, list[Any]] = {}
 _MARKER = "_tagstr_marks_source"
 
 
-def register(plugin: object, options: Any, state: BuildState, mark: Callable[[Any, Any], Any]) -> None:
+def register(plugin: object, options: Any, state: ParseState, mark: Callable[[Any, Any], Any]) -> None:
     """Recognise the parse calls of ``options``' build while ``plugin`` (whose
     state is ``state``) lives.
 

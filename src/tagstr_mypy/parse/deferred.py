@@ -4,8 +4,8 @@ An interpolation is a closure the tag calls (SPEC 3, 4); its f-string twin is
 evaluated where it stands.  A tag that reads its values during the call (an
 ``html`` or ``sql`` tag: nearly all) makes the two the same, so the checker
 tree puts each expression where the twin has it, and mypy narrows, checks
-definedness and places columns as for the twin (docs/decisions.md, "When an
-interpolation is evaluated").  The closure stays where it means something
+definedness and places columns as for the twin
+(docs/decisions/0081-tags-read-their-values-while-called.md).  The closure stays where it means something
 else, as the analysis layer finds it (the flake8 plugin's TAG005/007/011, the
 migration's MIG004-006), and for tags that read their values later:
 

@@ -31,18 +31,15 @@ from __future__ import annotations
 import ast
 import sys
 import threading
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple
+from typing import Any, Callable
 
 from tagstr_runtime.frontend import TagSyntaxError, decode_source, strict, wrap_once
 from tagstr_mypy.parse import builds as _builds
 from tagstr_mypy.parse import swap_point as _swap_point
-from tagstr_mypy.hooks.build_state import BuildState
+from tagstr_mypy.parse.builds import ParseState, Pending
 from tagstr_mypy.parse.runtime_check import missing_runtime
 
-if TYPE_CHECKING:
-    from tagstr_mypy.parse.native_graft import GraftPlan
-
-__all__ = ["Pending", "convert", "install", "use_stdlib_parser_in_worker"]
+__all__ = ["convert", "install", "use_stdlib_parser_in_worker"]
 
 _lock = threading.RLock()
 _native_parse: Callable[..., Any] | None = None
@@ -55,7 +52,7 @@ _char_columns = False
 _in_worker = False
 
 
-def install(plugin: object, options: Any, state: BuildState) -> None:
+def install(plugin: object, options: Any, state: ParseState) -> None:
     """Take part in the parses of ``options``' build (mypy's global options) while
     ``plugin`` (whose state is ``state``) lives.
 
@@ -249,17 +246,6 @@ def _running_python_only(
         return False
     stand_in = stand_in_text(text, fnam, template_strings=version >= (3, 14))
     return stand_in is not None and not _blocking(_native_parse(fnam, stand_in, *args, **kwargs)[1])
-
-
-class Pending(NamedTuple):
-    """A module's tag strings waiting for its ``MypyFile`` (``parse.adopt.swap``): the calls
-    to put in the native parser's tree (``plan``, ``parse.native_graft``), else the desugared
-    tree, converted then with the module's options."""
-
-    tree: ast.Module
-    strip_function_bodies: bool
-    text: str  # the source, for its inline ``# mypy:`` options
-    plan: GraftPlan | None = None
 
 
 def convert(pending: Pending, fnam: str, options: Any) -> Any:

@@ -8,7 +8,7 @@ and name generated code (an interpolation's lambda, the call's name
 from __future__ import annotations
 
 import re
-from typing import Callable, Final
+from typing import Callable, Final, Protocol
 
 from mypy.checker import TypeChecker
 from mypy.errorcodes import DEPRECATED, RETURN_VALUE, ErrorCode
@@ -18,16 +18,22 @@ from mypy.messages import callable_name, format_type
 from mypy.nodes import CallExpr, Context, Expression, LambdaExpr, NameExpr, RefExpr
 from mypy.types import AnyType, FunctionLike, Instance, ProperType
 
-from tagstr_mypy.hooks.build_state import BuildState
 from tagstr_mypy.parse.checker_tree import THUNK
 from tagstr_mypy.typing.signatures import call_signature
 
-__all__ = ["CALLEE", "CallErrors"]
+__all__ = ["CALLEE", "CallErrors", "WatchedState"]
 
 #: The name mypy's messages give the call a tag string stands for; no user
 #: callable can have it (it is no identifier), so the messages naming it are ours.
 CALLEE: Final = "tag string"
 _NAMED: Final = f'"{CALLEE}"'
+
+
+class WatchedState(Protocol):
+    """Where a build keeps its watcher (``hooks.build_state.BuildState``): its ``Errors``, the
+    watcher and its owner."""
+
+    call_errors: tuple[Errors, ErrorWatcher, CallErrors] | None
 
 
 class CallErrors:
@@ -74,7 +80,7 @@ class CallErrors:
         self.type_variables: dict[tuple[str, int, int], tuple[str, ErrorCode | None]] = {}
 
     @classmethod
-    def install(cls, errors: Errors, state: BuildState) -> CallErrors:
+    def install(cls, errors: Errors, state: WatchedState) -> CallErrors:
         """The build's own (``state``'s), at the bottom of ``errors``' watchers."""
         # mypy's classes are compiled: a watcher is told apart by identity, not subclass
         found = state.call_errors

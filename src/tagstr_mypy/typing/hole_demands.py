@@ -5,7 +5,8 @@ find it (the analysis layer's ``LanguageResolver``, following imports from
 the module's folder), and each hole's context is the runtime's language
 checks' (``hole_requirements``): nothing here reads a tag string's text.
 mypy itself cannot say: it drops ``Annotated``'s metadata from types, and its
-cache keeps no annotation as written (docs/decisions.md).  The type each
+cache keeps no annotation as written
+(docs/decisions/0194-mypy-reads-a-tags-language-from-its-source.md).  The type each
 context asks for is checked by ``typing.hole_types`` when the tag string is typed.
 """
 

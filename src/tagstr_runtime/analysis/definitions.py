@@ -36,11 +36,11 @@ from tagstr_runtime.analysis.tag_types import called_name, names_in, reads_as_ta
 
 if TYPE_CHECKING:
     from tagstr_runtime.analysis.quiet import Quiet
-    from tagstr_runtime.analysis.scopes import Binding
+    from tagstr_runtime.desugarer.scopes import Binding
 
 if TYPE_CHECKING:
     from tagstr_runtime.analysis.embedded.written import SiteAnswers
-    from tagstr_runtime.analysis.sites import Site
+    from tagstr_runtime.desugarer.sites import Site
 
 __all__ = [
     "ABSENT", "CLASS", "FUNCTION", "INSTANCE", "LIBRARY", "MODULE", "TagDefinition", "TagResolver",
@@ -210,9 +210,9 @@ class TagResolver:
         self.readings: dict[tuple[str, int, tuple[str, ...]], tuple[ast.AST | None, object]] = {}
         # ``site_definition``'s, by module: where names are written, a tag's name -> its one
         # module-level binding's definition (None: not bound once there), each site's answer
-        self._modules: WeakKeyDictionary[ModuleAnalysis, SiteAnswers] = WeakKeyDictionary()
+        self._modules: WeakKeyDictionary[ModuleAnalysis, SiteAnswers[TagDefinition]] = WeakKeyDictionary()
         # the last module asked about (a weak mapping's lookup makes a weak reference each time)
-        self._current: tuple[weakref.ref[ModuleAnalysis], SiteAnswers] | None = None
+        self._current: tuple[weakref.ref[ModuleAnalysis], SiteAnswers[TagDefinition]] | None = None
 
     @cached_property
     def quiet(self) -> Quiet:
@@ -231,7 +231,7 @@ class TagResolver:
             if answers is None:
                 from tagstr_runtime.analysis.embedded.written import SiteAnswers
 
-                answers = self._modules[module] = SiteAnswers(module)
+                answers = self._modules[module] = SiteAnswers[TagDefinition](module)
             current = self._current = (weakref.ref(module), answers)
         known = current[1].sites.get(id(site))
         if known is not None and known[0] is site:
@@ -240,7 +240,7 @@ class TagResolver:
         current[1].sites[id(site)] = (site, found)
         return found
 
-    def _site_definition(self, module: ModuleAnalysis, site: Site, known: SiteAnswers) -> TagDefinition:
+    def _site_definition(self, module: ModuleAnalysis, site: Site, known: SiteAnswers[TagDefinition]) -> TagDefinition:
         from tagstr_runtime.analysis.embedded.written import function_statement
 
         name = site.name

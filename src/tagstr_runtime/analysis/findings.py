@@ -27,7 +27,7 @@ from typing import Callable, Iterator, NamedTuple
 
 from tagstr_runtime.syntax.model import Field, Span
 from tagstr_runtime.analysis.module import ModuleAnalysis
-from tagstr_runtime.analysis.sites import Hole, Site
+from tagstr_runtime.desugarer.sites import Hole, Site
 
 __all__ = [
     "ARGUMENTLESS_SUPER", "ASSIGNMENT_EXPRESSION", "CLASS_VARIABLE", "IMPLICIT_CLASS_NAMES", "OWN_SCOPE", "Finding",

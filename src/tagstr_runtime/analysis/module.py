@@ -17,11 +17,11 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from tagstr_runtime.syntax.source import SourceText
-from tagstr_runtime.analysis.scopes import ScopeIndex, generated_lambdas
+from tagstr_runtime.desugarer.scopes import ScopeIndex, generated_lambdas
 from tagstr_runtime.analysis.tag_types import tag_types
 
 if TYPE_CHECKING:
-    from tagstr_runtime.analysis.sites import Site
+    from tagstr_runtime.desugarer.sites import Site
 
 __all__ = ["ModuleAnalysis"]
 

@@ -3,7 +3,7 @@
 ``R"..."`` is a raw string and ``f"..."`` an f-string whatever ``R`` or ``f`` is
 bound to (SPEC 1.2); from 3.14 on ``t"..."``, ``tr"..."`` and ``rt"..."`` are
 t-strings (SPEC 1.4), where before they called a tag named ``t``.  Two findings,
-read with the analysis layer's scope index and tag resolver:
+read with the desugarer's scope index and the analysis layer's tag resolver:
 
 - ``prefix_named_tags``: a def, class or assignment binding a tag to such a
   name (flake8's TAG003; the migration refuses the module, MIG012);
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, NamedTuple
 from tagstr_runtime.syntax.source import SourceText
 from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver, annotation_says_tag
 from tagstr_runtime.analysis.module import ModuleAnalysis
-from tagstr_runtime.analysis.scopes import Binding
+from tagstr_runtime.desugarer.scopes import Binding
 from tagstr_runtime.syntax.words import STRING_PREFIXES, TEMPLATE_PREFIXES
 
 if TYPE_CHECKING:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import ast
 
+from tagstr_runtime.analysis.tag_types import called_name as last_name  # x.y and x.y(): y
+
 __all__ = [
     "CHANGING_CALLS", "DECORATORS", "FRESH_CALLS", "MUTATING_METHODS", "PURE_BUILTINS", "PURE_METHODS",
     "PURE_MODULES", "PURE_QUALIFIED", "QUIET_BASES", "last_name", "makes_container", "may_change",
@@ -85,14 +87,3 @@ def may_change(node: ast.AST, name: str) -> bool:
             return True
         return isinstance(value, ast.Call) and last_name(value.func) in CHANGING_CALLS
     return False
-
-
-def last_name(node: ast.expr) -> str | None:
-    """The last name of a called or decorating expression (``x.y`` and ``x.y()``: ``y``)."""
-    if isinstance(node, ast.Call):
-        node = node.func
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return None

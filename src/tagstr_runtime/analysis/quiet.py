@@ -18,13 +18,17 @@ a helper may be seen, or None when it is quiet:
   something not made here, ``raise``/``assert``, ``with``, ``yield``/``await``.
 
 By convention a value's ``__format__``/``__str__``/``__html__`` and a
-property count as quiet: they convert, they do not act.
+property count as quiet: they convert, they do not act.  ``Quiet`` reads
+the tag resolver through the protocols ``Resolver`` and ``Resolution``: the
+resolver makes the ``Quiet`` it shares.  Over 400 lines and not split: the
+judges of functions, classes, statements and calls call one another through
+one depth budget and one table of the helpers judged.
 """
 
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Protocol, Sequence
 
 from tagstr_runtime.analysis.module import ModuleAnalysis
 from tagstr_runtime.analysis.pure_names import (
@@ -32,13 +36,34 @@ from tagstr_runtime.analysis.pure_names import (
     last_name, makes_container, may_change,
 )
 
-if TYPE_CHECKING:
-    from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver
-
-__all__ = ["Locals", "Quiet", "locals_of"]
+__all__ = ["Locals", "Quiet", "Resolution", "Resolver", "locals_of"]
 
 _MAX_DEPTH = 6
 _MAKERS = ("__init__", "__new__", "__post_init__")  # what making an instance runs
+
+
+class Resolution(Protocol):
+    """What ``Quiet`` reads of what a name refers to (``definitions.TagDefinition``, which
+    makes a ``Quiet``: a protocol, so that this module does not import it back)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def node(self) -> ast.AST | None: ...
+    @property
+    def module(self) -> ModuleAnalysis | None: ...
+    @property
+    def dotted(self) -> str: ...
+    @property
+    def alternatives(self) -> Sequence[Resolution]: ...
+    @property
+    def every(self) -> Sequence[Resolution]: ...
+
+
+class Resolver(Protocol):
+    """What ``Quiet`` asks of the tag resolver (``definitions.TagResolver``)."""
+
+    def value(self, module: ModuleAnalysis, value: ast.expr, depth: int) -> Resolution: ...
 
 
 class Locals:
@@ -83,7 +108,7 @@ class Quiet:
     """Says why code may be observed (None: it is quiet), following the tree's helpers through
     ``resolver``.  Each helper is judged once."""
 
-    def __init__(self, resolver: TagResolver) -> None:
+    def __init__(self, resolver: Resolver) -> None:
         self.resolver = resolver
         self._judged: dict[tuple[int, bool], tuple[ast.AST, str | None]] = {}
         self._shared: dict[tuple[int, str], tuple[ast.AST, bool]] = {}
@@ -324,7 +349,7 @@ class Quiet:
                 return why
         return None
 
-    def _definition(self, definition: TagDefinition, name: str, line: str) -> str | None:
+    def _definition(self, definition: Resolution, name: str, line: str) -> str | None:
         kind = definition.kind
         there = definition.module
         if kind == "function" and there is not None and definition.node is not None:

@@ -30,8 +30,8 @@ from bisect import bisect_left
 from typing import Iterable, Iterator
 
 from tagstr_runtime.analysis.module import ModuleAnalysis
-from tagstr_runtime.analysis.scope_tables import FUNCTION, MODULE, end, start
-from tagstr_runtime.analysis.scopes import Binding, ReadScope
+from tagstr_runtime.desugarer.scope_tables import FUNCTION, MODULE, end, start
+from tagstr_runtime.desugarer.scopes import Binding, ReadScope
 
 __all__ = ["at_module_end", "exported", "is_star_import", "reaching"]
 

@@ -20,8 +20,8 @@ the general way (``template_tags._template_of``), whatever its cause.  A site is
 compiled the second time it is met, so a program that calls a tag with ever
 new texts by hand pays one dictionary entry per call, up to ``LIMIT`` sites
 per tag.  Raw tags (``rt"..."``), format specs with a backslash (``RawSpec``)
-and Pythons before 3.14 take the general way.  See docs/decisions.md, "The
-bridge builds a site's templates as its t-string would".
+and Pythons before 3.14 take the general way.  See
+docs/decisions/0120-the-bridge-builds-a-sites-templates-as-its-t-string-would.md.
 """
 
 from __future__ import annotations

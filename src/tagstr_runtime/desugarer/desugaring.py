@@ -40,7 +40,7 @@ from tagstr_runtime.syntax.parser import Broken, ParseResult, scan
 from tagstr_runtime.desugarer.placeholder import placeholder_text
 from tagstr_runtime.desugarer.repeated_warnings import shown_once
 from tagstr_runtime.syntax.source import SourceText
-from tagstr_runtime.analysis.sites import Site
+from tagstr_runtime.desugarer.sites import Site
 
 __all__ = ["Desugaring", "collector_paused"]
 
@@ -119,7 +119,7 @@ class Desugaring:
     @property
     def sites(self) -> tuple[Site, ...]:
         """Every tag string desugared (nested ones too), in source order: what its tag
-        receives and where (``analysis.sites``).  A tag string in an annotation stored
+        receives and where (``desugarer.sites``).  A tag string in an annotation stored
         as text (PEP 563, runtime emitter) is not desugared and has none."""
         if self._sorted_sites is None:
             self._sorted_sites = tuple(sorted(self._sites, key=_site_start))

@@ -7,12 +7,17 @@ spec.  It asks an emitter *how* to write each of them, so no consumer ever
 takes generated code apart again:
 
 * ``RuntimeEmitter`` (here): code that runs, through a per-module table of
-  prebuilt ``Decoded`` objects (see ``_rt``);
+  prebuilt ``Decoded`` objects (see ``_rt``; why it looks as it does:
+  docs/decisions/0020-the-module-table-prologue.md,
+  docs/decisions/0021-table-names-live-in-the-globals.md, docs/decisions/0024-hoisted-interpolations.md,
+  docs/decisions/0025-eval-mode-global-table.md, docs/decisions/0027-compiled-interpolation-constructor.md);
 * ``tagstr_mypy``'s checker emitter: code that type-checks with one hook;
 * ``tagstr_flake8``'s lint emitter: the code a linter should see, plus the
   facts the TAG rules need (generated lambdas, each tag string's ancestors);
 * ``desugarer.render.ReadableEmitter``: the text form ``desugar()`` prints.
 
+The shape of the ``Interpolation`` call the runtime's code makes is
+``desugarer.interpolation_call``'s, which writes it and reads it back.
 Every node an emitter returns must carry a position (``located``): the
 generator hands it the ``Position`` of the part it stands for.  Why over 400
 lines and not split: ``RuntimeEmitter``'s slots, hoisting and prologue work on
@@ -22,16 +27,14 @@ one table, and the emitters share ``Emitter``'s helpers.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any, NamedTuple, Sequence, TypeVar, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence, TypeVar, Union, cast
 
+from tagstr_runtime.desugarer.interpolation_call import fields_tuple, interpolation_call, place_call, thunk
 from tagstr_runtime.syntax.escapes import spec_texts
 from tagstr_runtime.syntax.model import Field, Literal, TagString
 
 if TYPE_CHECKING:
-    from tagstr_runtime._rt import Entry
-
-if TYPE_CHECKING:
-    from tagstr_runtime.analysis.scopes import ScopeIndex
+    from tagstr_runtime.desugarer.scopes import ScopeIndex
 
 __all__ = [
     "Emitter", "Position", "RUNTIME_MODULE", "RuntimeEmitter", "TABLE_NAME", "TagCall", "hoisted_name",
@@ -42,10 +45,10 @@ _N = TypeVar("_N", bound=ast.AST)
 _LOAD = ast.Load()
 #: ``(lineno, col_offset, end_lineno, end_col_offset)``: columns in UTF-8 bytes, as ``ast`` has them.
 Position = tuple[int, int, int, int]
-# Shared: ``arguments`` carries no position, and compile() reads a shared node as often as it occurs.
-_NO_ARGUMENTS = ast.arguments(
-    posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]
-)
+#: A slot of the module's table (``_rt.table``): ``(cooked, raw)`` of a ``Decoded``, or
+#: ``(raws, cooked)`` of a format spec with a backslash: its literal texts around its nested
+#: fields, and what ``t"..."`` makes of each (``str`` instead: the reason ``t"..."`` rejects them).
+Entry = Union[tuple[str, str], tuple[tuple[str, ...], Union[tuple[str, ...], str]]]
 
 #: The module generated code imports at run time, and the name it binds it to.
 RUNTIME_MODULE = "tagstr_runtime._rt"
@@ -107,12 +110,6 @@ def _names_read(node: ast.AST) -> set[str]:
                 elif isinstance(value, list):
                     todo.extend(item for item in value if isinstance(item, ast.AST))
     return names
-
-
-def _thunk_of(call: ast.Call) -> ast.Lambda:
-    """The lambda of an ``Interpolation(...)`` call the runtime emitter wrote, in either form."""
-    first = call.args[0]
-    return cast(ast.Lambda, first if isinstance(first, ast.Lambda) else cast(ast.Tuple, first).elts[0])
 
 
 def located(node: _N, at: Position) -> _N:
@@ -187,21 +184,11 @@ class Emitter:
 
     # shared by the emitters --------------------------------------------------------
 
-    @staticmethod
-    def thunk(value: ast.expr, at: Position) -> ast.Lambda:
-        """``lambda: value``: how an interpolation's expression is deferred."""
-        return located(ast.Lambda(_NO_ARGUMENTS, value), at)
-
-    @staticmethod
-    def fields_tuple(field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.Tuple:
-        """``(lambda: value, 'expr', conv, spec)``: the 4 items of an ``Interpolation``."""
-        items: list[ast.expr] = [
-            Emitter.thunk(value, at),
-            located(ast.Constant(field.expr), at),
-            located(ast.Constant(field.effective_conv), at),
-            spec,
-        ]
-        return located(ast.Tuple(items, _LOAD), at)
+    #: ``lambda: value``: how an interpolation's expression is deferred
+    thunk = staticmethod(thunk)
+    #: ``(lambda: value, 'expr', conv, spec)``: the 4-tuple an ``Interpolation`` is made of
+    #: (``desugarer.interpolation_call``, the one writer of that shape)
+    fields_tuple = staticmethod(fields_tuple)
 
 
 class RuntimeEmitter(Emitter):
@@ -233,20 +220,21 @@ class RuntimeEmitter(Emitter):
         ``Interpolation((getvalue, expr, conv, spec))`` (``_rt.table``); by default
         where ``_speedups`` is importable (``_rt.SPEEDUPS``), in ``exec`` mode."""
         if compiled is None:
-            from tagstr_runtime._rt import SPEEDUPS
+            from tagstr_runtime.desugarer.fingerprint import speedups_abi
 
-            compiled = bool(SPEEDUPS)
+            compiled = bool(speedups_abi())
         self.by_name = by_name
         #: the four fields as four arguments (the compiled constructor's form)
         self.fields_form = compiled and by_name
         self.salt = salt
         self.table_name = f"__tagstr_{salt}__" if salt else TABLE_NAME
         self.hoist = hoist and by_name
-        self.entries: list[Entry] = []  # (cooked, raw) of each Decoded slot, or a spec's (_rt.Entry)
+        self.entries: list[Entry] = []  # (cooked, raw) of each Decoded slot, or a spec's
         self._index: dict[Entry, int] = {}
         self.hoisted: list[ast.Call] = []  # the Interpolation(...) calls the prologue builds
         self._placed: list[tuple[list[ast.expr], int, ast.Call]] = []  # where each was taken from
-        self._pending: list[ast.Call] = []  # this tag string's Interpolation(...) calls
+        #: this tag string's Interpolation(...) calls with a constant spec, each with its value
+        self._pending: list[tuple[ast.Call, ast.expr]] = []
         self._bound: dict[int, frozenset[str]] = {}  # id(function node) -> its names (the scope index's)
         self._params: dict[tuple[int, ...], set[str]] = {}  # the parameters of the functions around a site
         self._slot_names: dict[int, str] = {}  # slot_name of each index written
@@ -277,16 +265,9 @@ class RuntimeEmitter(Emitter):
         constant = isinstance(spec, ast.Constant)
         if field.spec and any(isinstance(part, Literal) and "\\" in part.raw for part in field.spec):
             spec = self.raw_spec(field, spec)
-        if self.fields_form:
-            arguments: list[ast.expr] = [
-                self.thunk(value, at), located(ast.Constant(field.expr), at),
-                located(ast.Constant(field.effective_conv), at), spec,
-            ]
-        else:
-            arguments = [self.fields_tuple(field, value, spec, at)]
-        node = located(ast.Call(self.ref(0, at), arguments, []), at)
+        node = interpolation_call(self.ref(0, at), field, value, spec, at, self.fields_form)
         if self.hoist and constant:
-            self._pending.append(node)
+            self._pending.append((node, value))
         return node
 
     def raw_spec(self, field: Field, spec: ast.expr) -> ast.expr:
@@ -315,15 +296,16 @@ class RuntimeEmitter(Emitter):
         return located(ast.Call(site.func, args, []), site.at)
 
     def hoistable(
-        self, calls: list[ast.Call], path: Sequence[ast.AST], enclosing: Field | None
+        self, calls: list[tuple[ast.Call, ast.expr]], path: Sequence[ast.AST], enclosing: Field | None
     ) -> list[ast.Call]:
-        """Those of ``calls`` (``Interpolation`` calls with a constant spec) whose
-        lambda reads no local of any scope around it, so it can be made once.
+        """Those of ``calls`` (``Interpolation`` calls with a constant spec, each with the
+        value its lambda returns) whose lambda reads no local of any scope around it, so it
+        can be made once.
 
         Conservative: never inside a nested tag string (its enclosing lambda may
         bind names, e.g. by ``:=``), a class body, a lambda or a comprehension;
         inside functions only if no name the lambda reads is a local, a cell or a type
-        parameter of an enclosing function (the analysis layer's scope index,
+        parameter of an enclosing function (the desugarer's scope index,
         ``ScopeIndex.enclosing_names``; once per function).
         """
         if enclosing is not None:
@@ -335,8 +317,8 @@ class RuntimeEmitter(Emitter):
             if isinstance(node, _FUNCTIONS):
                 functions.append(node)
         if not functions:
-            return calls
-        reads = [(call, _names_read(_thunk_of(call).body)) for call in calls]
+            return [call for call, _ in calls]
+        reads = [(call, _names_read(value)) for call, value in calls]
         # Most fields read a parameter: rejected without walking the function.
         key = tuple(map(id, functions))
         params = self._params.get(key)
@@ -346,7 +328,7 @@ class RuntimeEmitter(Emitter):
         if not reads:
             return []
         if self._scopes is None or self._scopes[0] is not path[0]:
-            from tagstr_runtime.analysis.scopes import ScopeIndex
+            from tagstr_runtime.desugarer.scopes import ScopeIndex
 
             self._scopes = (path[0], ScopeIndex(path[0]))
         bound: set[str] = set()
@@ -429,9 +411,7 @@ class RuntimeEmitter(Emitter):
         count that line as run at import."""
         start = (1, 0, 1, 0)
         for call in self.hoisted:
-            fields = call.args if self.fields_form else [call.args[0], *cast(ast.Tuple, call.args[0]).elts]
-            for node in (call, call.func, *fields):
-                located(node, start)
+            place_call(call, start)
         targets = [located(ast.Name(hoisted_name(k, self.salt), ast.Store()), start)
                    for k in range(1, len(self.hoisted) + 1)]
         values = located(ast.Tuple(cast(Any, self.hoisted), _LOAD), start)

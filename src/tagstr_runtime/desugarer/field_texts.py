@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 from typing import Iterable
 
-from tagstr_runtime.analysis.sites import Site
+from tagstr_runtime.desugarer.sites import Site
 from tagstr_runtime.syntax.source import SourceText
 
 __all__ = ["restore_field_texts"]

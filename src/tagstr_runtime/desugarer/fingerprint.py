@@ -11,7 +11,8 @@ new time.  It reads the files' bytes only where they have no time of their
 own (a zipped install).  Reading and hashing the 26 files, as it once did, cost
 about 0.6 ms in every process importing a cached tag-string module (issue 42);
 their times cost 26 ``stat`` calls.  It also names the form generated code
-takes: with the compiled ``_speedups`` (``_rt.SPEEDUPS``) or without.
+takes: with the compiled ``_speedups`` (``_rt.SPEEDUPS``) or without
+(docs/decisions/0037-the-cache-fingerprint.md).
 
 It is computed lazily, once per process, and only when a module with tag
 strings is imported: plain modules never pay for it.  CRC-32 (from ``zlib``,
@@ -25,17 +26,13 @@ in a file name hold exactly 32 bits.
 import os
 import sys
 
-__all__ = ["DESUGARER_FILES", "fingerprint"]
+__all__ = ["DESUGARER_FILES", "fingerprint", "speedups_abi"]
 
 #: Files whose bytes decide the generated code or what it calls at run time.
 #: ``tests/tagstr_runtime/test_cache.py`` checks that this list is complete: every
 #: ``tagstr_runtime`` module loaded while a tag-string module is compiled and
 #: run must be listed (``run/compile.py`` chooses flags and the fallback path).
 DESUGARER_FILES = (
-    "analysis/__init__.py",
-    "analysis/scope_tables.py",
-    "analysis/scopes.py",
-    "analysis/sites.py",
     "desugarer/__init__.py",
     "desugarer/cpython.py",
     "desugarer/desugaring.py",
@@ -44,8 +41,12 @@ DESUGARER_FILES = (
     "desugarer/first_error.py",
     "desugarer/fstring_twin.py",
     "desugarer/generator.py",
+    "desugarer/interpolation_call.py",
     "desugarer/placeholder.py",
     "desugarer/repeated_warnings.py",
+    "desugarer/scope_tables.py",
+    "desugarer/scopes.py",
+    "desugarer/sites.py",
     "run/__init__.py",
     "run/compile.py",
     "run/inspect_source.py",
@@ -77,7 +78,7 @@ def _compute() -> str:
 
     package = sys.modules["tagstr_runtime"]
     version = str(getattr(package, "__version__", "unknown"))
-    crc = crc32(f"{version}\0speedups {_speedups_abi()}".encode())
+    crc = crc32(f"{version}\0speedups {speedups_abi()}".encode())
     here = os.path.dirname(os.path.dirname(__file__))  # the package: the names are relative to it
     for name in DESUGARER_FILES:
         path = os.path.join(here, *name.split("/"))
@@ -93,9 +94,10 @@ def _compute() -> str:
     return f"{crc:08x}"
 
 
-def _speedups_abi() -> int:
+def speedups_abi() -> int:
     """``_rt.SPEEDUPS``, without importing ``_rt``: the fingerprint may be asked for while
-    ``_rt`` itself is being imported (a loader naming its cache)."""
+    ``_rt`` itself is being imported (a loader naming its cache), and the runtime emitter,
+    which writes the form of code it says, is below the code's runtime."""
     rt = sys.modules.get("tagstr_runtime._rt")
     if rt is not None and hasattr(rt, "SPEEDUPS"):
         return int(rt.SPEEDUPS)

@@ -31,7 +31,7 @@ from tagstr_runtime.syntax.errors import error_at
 from tagstr_runtime.syntax.model import Field, Literal, Span, TagString
 from tagstr_runtime.syntax.parser import _SPACE, _match_end
 from tagstr_runtime.syntax.source import SourceText
-from tagstr_runtime.analysis.sites import Site
+from tagstr_runtime.desugarer.sites import Site
 
 __all__ = ["Generator"]
 
@@ -264,7 +264,7 @@ class Generator:
         self._line, self._line_start = line, line_start  # (the format specs' positions)
         args: list[ast.expr] = []
         # a run of literal text: one Decoded (a debug field's text joins the literal before it);
-        # the site builds its own Run from the same parts when a consumer asks (analysis.sites)
+        # the site builds its own Run from the same parts when a consumer asks (desugarer.sites)
         raw: list[str] = []
         cooked: list[str] = []
         run_start = run_end = -1

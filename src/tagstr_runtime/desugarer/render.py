@@ -29,6 +29,7 @@ import re
 
 from tagstr_runtime.desugarer.desugaring import Desugaring
 from tagstr_runtime.desugarer.emit import Emitter, Position, TagCall, located
+from tagstr_runtime.desugarer.interpolation_call import write_interpolation
 from tagstr_runtime.syntax.escapes import cook
 from tagstr_runtime.syntax.model import Field, Literal, Span, TagString
 from tagstr_runtime.desugarer.placeholder import splice
@@ -66,11 +67,10 @@ class ReadableEmitter(Emitter):
 
     def interpolation(self, field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.expr:
         layout = Layout(value.lineno)
-        layout.put(f"{self.interpolation_class}((lambda: ")
-        layout.put(self.expression(field))
-        layout.put(f", {self.literal(field.expr)}, {self.conversion(field.effective_conv)}, ")
-        self.spec(layout, field)
-        layout.put("))")
+        expression = self.expression(field)
+        text, conv = self.literal(field.expr), self.conversion(field.effective_conv)
+        write_interpolation(layout.put, self.interpolation_class, expression, text, conv,
+                            lambda: self.spec(layout, field))
         return self._record(ast.Constant(None), at, layout.text(), value.lineno)
 
     # how names and constants are written (``desugarer.shipped`` writes them otherwise) -----

@@ -25,7 +25,7 @@ names there.  The module is parsed as Python 3.11-3.13 parse it (``t"..."`` is
 a tag string): a tag named ``t``, ``tr`` or ``rt`` is refused (TAG001), since
 3.14 reads it as a template string.
 
-Not reproduced (docs/decisions.md, "Shipping"): ``Interpolation`` objects the
+Not reproduced (docs/decisions/0209-the-shipped-form-is-the-runtimes-code.md): ``Interpolation`` objects the
 runtime builds once (hoisting; the shipped code builds one per evaluation,
 which no code can tell but by identity), and annotations under ``from
 __future__ import annotations`` hold the call's text instead of the tag string's.

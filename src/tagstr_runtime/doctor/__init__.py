@@ -27,7 +27,7 @@ from tagstr_runtime.doctor import interpreter as _environment
 from tagstr_runtime.doctor import loaders as _loaders
 from tagstr_runtime.doctor import packages as _packages
 from tagstr_runtime.doctor.report import Finding, exit_status, render_json, render_text
-from tagstr_runtime.integrations.patching import strict
+from tagstr_runtime.support.patching import strict
 
 __all__ = ["findings", "main"]
 

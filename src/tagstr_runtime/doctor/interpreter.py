@@ -139,7 +139,8 @@ def main_script() -> Finding:
         return Finding(name, "warning", f"could not run {sys.executable}: {done}", instead)
     if done.returncode == 0 and done.stdout == "on\n":
         return Finding(name, "ok", f"on: `{python} script.py` runs a script with tag strings")
-    if sys.flags.isolated:  # docs/decisions.md: isolated mode leaves script runs stock
+    # isolated mode leaves script runs stock (docs/decisions/0040-python-script-py-from-sys-excepthook.md)
+    if sys.flags.isolated:
         return Finding(name, "warning", "off under -I: isolated mode leaves `python -I script.py` to CPython, "
                        "which fails on a script with tag strings", instead)
     last = (done.stderr.strip().splitlines() or ["no output"])[-1]

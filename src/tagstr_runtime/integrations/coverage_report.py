@@ -17,6 +17,9 @@ tag strings and is handled by the stock code, at the stock cost) and only in
 a ``Coverage`` whose configuration loaded the plugin (its configurer sets a
 plugin option that the reporter reads through ``Coverage.get_option``).
 
+Decisions: docs/decisions/0047-coverage-baseline-is-the-f-string-twin.md,
+docs/decisions/0049-coverage-reporting-is-hooked-not-measuring.md.
+
 For such a file the parser reads the text form (``desugarer.render``: same lines,
 standard Python), so statements, multi-line statements, ``with`` and
 decorator handling, arcs and exclusion suites are coverage's own analysis of
@@ -43,7 +46,7 @@ from coverage.types import TConfigurable, TSourceTokenLines
 
 from tagstr_runtime.syntax.errors import TagSyntaxError
 from tagstr_runtime.syntax.parser import parse
-from tagstr_runtime.integrations.patching import strict, wrap_once
+from tagstr_runtime.support.patching import strict, wrap_once
 from tagstr_runtime.desugarer.placeholder import mask_text
 from tagstr_runtime.desugarer.render import desugar
 

@@ -23,7 +23,7 @@ import sys
 from types import ModuleType
 from typing import Any
 
-from tagstr_runtime.integrations.patching import wrap_once
+from tagstr_runtime.support.patching import wrap_once
 from tagstr_runtime.run.frame_eval import has_tag_strings, run_in_frame
 
 __all__ = ["patch"]

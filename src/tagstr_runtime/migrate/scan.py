@@ -1,4 +1,4 @@
-"""What the migration reads of a module: the analysis layer's sites, tag definitions and findings.
+"""What the migration reads of a module: the desugarer's sites, the analysis layer's tag definitions and findings.
 
 The module is desugared once for analysis (``analysis.module``), so each
 tag string is a site with its interpolations' trees at their own positions.
@@ -35,7 +35,7 @@ from tagstr_runtime.analysis.findings import (
 from tagstr_runtime.analysis.reaching import reaching
 from tagstr_runtime.analysis.module import ModuleAnalysis
 from tagstr_runtime.analysis.prefixed import PREFIXES_314, prefix_named_tags, prefixed_strings, string_kind
-from tagstr_runtime.analysis.sites import Site
+from tagstr_runtime.desugarer.sites import Site
 from tagstr_runtime.syntax.words import TEMPLATE_PREFIXES
 
 __all__ = ["HAZARDS", "ModuleScan", "scan"]

@@ -22,7 +22,7 @@ from tagstr_runtime.analysis.definitions import TagDefinition, TagResolver
 from tagstr_runtime.analysis.imports import module_name
 from tagstr_runtime.analysis.module import ModuleAnalysis
 from tagstr_runtime.analysis.tag_reading import reading as read_tag
-from tagstr_runtime.analysis.scopes import Binding
+from tagstr_runtime.desugarer.scopes import Binding
 from tagstr_runtime.analysis.tag_reads import LAZY, OBSERVABLE, ORDER, RAISES, Unproven
 from tagstr_runtime.analysis.tag_types import called_name
 
@@ -202,7 +202,7 @@ def _template_remedy(facts: TagFacts) -> str:
         return f"decorate the function {facts.made_by} returns with @accepts_template"
     if facts.kind == INSTANCE:
         return f"wrap the instance: accepts_template({facts.made_by}(...)), or {_option('--template-tag', facts)}"
-    # a class: @accepts_template makes no class (decisions.md)
+    # a class: @accepts_template makes no class (docs/decisions/0115-accepts-template-is-a-wrapper-object.md)
     return (f"a class takes no template unless its __init__ reads one: make the tag a function decorated "
             f"with @accepts_template, or {_option('--template-tag', facts)} if it reads one")
 

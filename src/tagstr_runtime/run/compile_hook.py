@@ -29,6 +29,9 @@ Future imports of the *calling* code are inherited as the builtin would:
 ``exec`` and ``eval`` call the builtin from a frame carrying the caller's
 future flags, and read the caller's globals and locals as the builtin does.
 
+Decisions: docs/decisions/0033-builtins-compile-under-the-runner.md,
+docs/decisions/0042-exec-and-eval.md, docs/decisions/0043-which-processes-get-the-compile-hook.md.
+
 Imported at start-up in those processes: it imports nothing.
 """
 

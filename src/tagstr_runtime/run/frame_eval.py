@@ -12,8 +12,8 @@ own code.  Names the text binds or rebinds go back to the mapping
 afterwards, as pdb 3.13 does for its own lambdas (``Pdb._exec_in_closure``).
 
 This is for debuggers only (``integrations.pdb_commands``): ``exec(code, g,
-l)`` of code compiled from such a text keeps the rule of lambdas (docs/decisions.md,
-"Generated code").
+l)`` of code compiled from such a text keeps the rule of lambdas
+(docs/decisions/0021-table-names-live-in-the-globals.md).
 """
 
 from __future__ import annotations

@@ -95,7 +95,7 @@ def _reading_tag_strings(real: Callable[[Sequence[str]], list[str]]) -> Callable
         except (SyntaxError, tokenize.TokenError):
             return None
         except Exception:
-            from tagstr_runtime.integrations.patching import strict
+            from tagstr_runtime.support.patching import strict
 
             if strict():
                 raise

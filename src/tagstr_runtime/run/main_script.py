@@ -11,7 +11,8 @@ the script's ``SystemExit``, 1 after a traceback at the original lines, death
 by ``SIGINT`` after an uncaught ``KeyboardInterrupt``, or the console under
 ``-i``.  A malformed tag string gets the runner's positioned error.  A file
 without tag strings (a real syntax error) returns ``False``: CPython's own
-error goes, untouched, to the next hook.
+error goes, untouched, to the next hook.  Why this way:
+docs/decisions/0040-python-script-py-from-sys-excepthook.md.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
-from tagstr_runtime.integrations.patching import strict
+from tagstr_runtime.support.patching import strict
 from tagstr_runtime.run.top_level import (
     console_follows, flush_io, forget_file, forget_last_error, mark_interrupt_unhandled, show, trim,
 )

@@ -124,7 +124,7 @@ def cooked_origins(raw: str) -> list[int]:
     The same escapes as ``cook_checked``, read by the same expression: an escape maps every
     character it produced to its backslash; text kept as written (unknown escapes such as
     ``\\d``, a trailing ``\\N`` before a field) maps each character to itself; a
-    backslash-newline produces nothing.  Source maps of literal runs use it (``analysis.sites``).
+    backslash-newline produces nothing.  Source maps of literal runs use it (``desugarer.sites``).
     """
     out: list[int] = []
     if "\\" in raw:

@@ -21,7 +21,7 @@ import re
 import sys
 import time
 import warnings
-from typing import Any, cast
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, assume, given, note, settings
@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
 import tagstr_runtime
+from tagstr_runtime.desugarer.interpolation_call import Fields, GeneratedModule
 from tagstr_runtime.run.compile import desugar_ast
 from tagstr_runtime.syntax.model import Field, Literal
 from tagstr_runtime.syntax.parser import parse
@@ -223,46 +224,24 @@ def _cpython_parts(node: ast.expr) -> list[tuple]:
 
 
 class _Ours:
-    """Reads a desugared module back into the shape of ``_cpython_parts``."""
+    """Reads a desugared module back into the shape of ``_cpython_parts``, through the one
+    reader of generated code (``desugarer.interpolation_call``)."""
 
     def __init__(self, tree: ast.Module) -> None:
-        assert isinstance(tree.body[0], ast.Global)
         assert isinstance(tree.body[1], ast.ImportFrom) and tree.body[1].module == "tagstr_runtime._rt"
-        build = tree.body[2]
-        assert isinstance(build, ast.Assign) and isinstance(build.value, ast.Call)
-        texts, *raws = (cast(ast.Constant, arg).value for arg in build.value.args)
-        raw_of = dict(raws[0]) if raws else {}
-        self.entries: list[tuple[str, str]] = [(text, raw_of.get(k, text)) for k, text in enumerate(texts)]
+        self.module = GeneratedModule(tree)
         self.cooked: list[str] = []
-        # Interpolations the runtime emitter hoisted: the K-th name bound by body[3] = its K-th call
-        self.hoisted: dict[str, ast.expr] = {}
-        if len(tree.body) > 3 and isinstance(tree.body[3], ast.Assign):
-            targets = tree.body[3].targets[0]
-            if isinstance(targets, ast.Tuple) and isinstance(tree.body[3].value, ast.Tuple):
-                for target, value in zip(targets.elts, tree.body[3].value.elts):
-                    if isinstance(target, ast.Name) and target.id.startswith("__tagstr_"):
-                        self.hoisted[target.id] = value
 
     def call_parts(self, call: ast.Call) -> list[tuple]:
         items: list[tuple] = []
         for arg in call.args:
-            if isinstance(arg, ast.Name) and arg.id in self.hoisted:
-                arg = self.hoisted[arg.id]
-            if isinstance(arg, ast.Name):  # __tagstr_<salt>_<i>__: a Decoded
-                cooked, raw = self.entries[int(arg.id.strip("_").split("_")[-1]) - 1]
-                self.cooked.append(cooked)
-                items.append(("lit", raw))
+            passed = self.module.argument(arg)
+            if isinstance(passed, Fields):  # an Interpolation, in whichever form the process writes
+                items.append(("field", _dump(passed.getvalue.body), passed.conversion, self.spec_parts(passed.spec)))
                 continue
-            assert isinstance(arg, ast.Call)
-            if len(arg.args) == 1:  # Interpolation((getvalue, expr, conv, spec)): the pure-Python form
-                (tup,) = arg.args
-                assert isinstance(tup, ast.Tuple)
-                fields = tup.elts
-            else:  # its four fields: the form written where the compiled constructor is (_rt.fields_table)
-                fields = arg.args
-            lam, _expr_text, conv, spec = fields
-            assert isinstance(lam, ast.Lambda)
-            items.append(("field", _dump(lam.body), conv.value, self.spec_parts(spec)))  # type: ignore[attr-defined]
+            cooked, raw = passed  # a Decoded
+            self.cooked.append(cooked)
+            items.append(("lit", raw))
         return items  # not normalised: the desugarer must already merge literals
 
     def spec_parts(self, node: ast.expr | None) -> list[tuple] | None:

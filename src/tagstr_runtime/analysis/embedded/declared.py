@@ -27,7 +27,7 @@ from tagstr_runtime.analysis.embedded import canonical
 from tagstr_runtime.analysis.embedded.registry import REGISTRY
 from tagstr_runtime.analysis.embedded.qualified import imported_names, name_of_module
 from tagstr_runtime.analysis.module import ModuleAnalysis
-from tagstr_runtime.analysis.sites import Site
+from tagstr_runtime.desugarer.sites import Site
 
 __all__ = ["LanguageResolver"]
 

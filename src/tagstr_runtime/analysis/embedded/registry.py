@@ -10,7 +10,7 @@ the declared names (``LANGUAGES``), the extras, the markers, the flake8 message
 classes and rules, the missing-parser notes, the mypy plugin's languages;
 ``tests/tagstr_runtime/test_language_registry.py`` checks that each part
 (checker, example file, docs) is there.  See docs/languages.md, "Adding a
-language".
+language", and, for why one registry, docs/decisions/0177-one-registry-entry-per-language.md.
 """
 
 from __future__ import annotations

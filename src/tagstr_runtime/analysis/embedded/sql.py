@@ -23,7 +23,7 @@ from sqlglot import exp
 from sqlglot.errors import ErrorLevel, ParseError, TokenError
 import sqlglot.tokens
 
-from tagstr_runtime.integrations.patching import strict
+from tagstr_runtime.support.patching import strict
 from tagstr_runtime.analysis.embedded import IDENTIFIER, Finding, Options, Slot
 from tagstr_runtime.analysis.embedded.registry import CHECK_FAILED
 from tagstr_runtime.analysis.embedded.joined import Joined

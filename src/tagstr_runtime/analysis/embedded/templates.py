@@ -1,6 +1,6 @@
 """A tag string or a 3.14 t-string as the checks see it: strings, slots, and the way back to the source.
 
-``of_site`` reads a tag string's ``Site`` (``analysis.sites``: its runs map
+``of_site`` reads a tag string's ``Site`` (``desugarer.sites``: its runs map
 each character to its source offset); ``of_template_str`` a 3.14
 ``ast.TemplateStr``, whose literal and interpolation nodes carry their source
 spans, mapped through the same escape table (``syntax.escapes.cooked_origins``).
@@ -17,7 +17,7 @@ from tagstr_runtime.syntax.escapes import cooked_origins
 from tagstr_runtime.syntax.model import Literal
 from tagstr_runtime.syntax.source import SourceText
 from tagstr_runtime.analysis.embedded import Finding, Slot
-from tagstr_runtime.analysis.sites import Hole, Site
+from tagstr_runtime.desugarer.sites import Hole, Site
 
 __all__ = ["Template", "of_site", "of_template_str", "template_of_site", "template_of_tstring"]
 

@@ -14,18 +14,20 @@ from __future__ import annotations
 import ast
 import weakref
 from bisect import bisect_left, bisect_right
-from typing import TYPE_CHECKING, Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Generic, Iterator, Mapping, Sequence, TypeVar
 
 from tagstr_runtime.syntax.model import Literal, TagString
 from tagstr_runtime.analysis.module import ModuleAnalysis
 
 if TYPE_CHECKING:
-    from tagstr_runtime.analysis.definitions import TagDefinition
-    from tagstr_runtime.analysis.sites import Site
+    from tagstr_runtime.desugarer.sites import Site
 
 __all__ = ["SiteAnswers", "WrittenNames", "function_statement"]
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+#: what the resolver answers (``definitions.TagDefinition``: a type variable, as ``definitions``
+#: imports this module)
+D = TypeVar("D")
 
 
 class WrittenNames:
@@ -89,7 +91,7 @@ def function_statement(chain: Sequence[ast.AST], generated: Callable[[ast.AST], 
     return None
 
 
-class SiteAnswers:
+class SiteAnswers(Generic[D]):
     """``TagResolver.site_definition``'s answers for one module.  Asking the scope index
     which binding each tag string reads costs more than every other check of a file
     (issue 27): a tag string in a function's body whose module-level statement binds no
@@ -99,8 +101,8 @@ class SiteAnswers:
     def __init__(self, module: ModuleAnalysis) -> None:
         self._module = weakref.ref(module)
         self._written: WrittenNames | None = None
-        self.shared: dict[str, TagDefinition | None] = {}
-        self.sites: dict[int, tuple[Site, TagDefinition]] = {}
+        self.shared: dict[str, D | None] = {}
+        self.sites: dict[int, tuple[Site, D]] = {}
 
     def written(self) -> WrittenNames:
         if self._written is None:

@@ -1,4 +1,4 @@
-"""What each tag receives (the analysis layer's sites), and where its characters come from.
+"""What each tag receives (the desugarer's sites), and where its characters come from.
 
 ``# args <tag>: ...`` lists the first site of that tag on the line: each
 literal run as the ``repr`` of its cooked text, each interpolation as

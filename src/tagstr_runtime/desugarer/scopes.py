@@ -21,7 +21,7 @@ once, top to bottom, so there a read sees the bindings written before it
 asked about are looked at, each once (``scope_tables``).  It replaced
 libcst's ``ScopeProvider`` on the placeholder text, which cost several times
 all of flake8's other checks on a large module and knew less of CPython's
-rules (docs/decisions.md).  Over 400 lines and not split: every question it
+rules (docs/decisions/0104-scope-analysis-from-the-lint-tree.md).  Over 400 lines and not split: every question it
 answers walks the same path and the same lazily built tables (the tables'
 construction is in ``scope_tables``, what reaches a read in ``reaching``).
 """
@@ -33,13 +33,13 @@ from bisect import bisect_right
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, NamedTuple
 
 from tagstr_runtime.syntax.source import SourceText
-from tagstr_runtime.analysis.scope_tables import (
+from tagstr_runtime.desugarer.scope_tables import (
     ANNOTATION, CLASS, COMPREHENSION, COMPREHENSIONS, FUNCTION, FUNCTIONS, MODULE, TYPE_ALIAS, Bound,
     Position, ScopeTable, Step, collect, paths_to_declarations, start, type_params,
 )
 
 if TYPE_CHECKING:
-    from tagstr_runtime.analysis.sites import Site
+    from tagstr_runtime.desugarer.sites import Site
 
 __all__ = ["Binding", "ReadScope", "ScopeIndex", "generated_lambdas"]
 
