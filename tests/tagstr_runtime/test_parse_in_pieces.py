@@ -68,7 +68,7 @@ def error(text: str, piece: int, action: Literal["always", "error"] = "always") 
     saved = cpython._PIECE
     cpython._PIECE = piece
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(record=True):  # shown warnings are desugared()'s to compare
             warnings.simplefilter(action)
             with pytest.raises(SyntaxError) as raised:
                 Desugaring(text, "<pieces>")
