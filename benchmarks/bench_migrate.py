@@ -12,14 +12,16 @@ interpreter, alternated repeat by repeat:
 * ``ast.parse(twin)``: CPython parsing the same module written with f-strings,
   what any tool that reads the module pays at least.
 
-Prints the wall time (minimum of the repeats) and the peak resident memory of
-each (``ru_maxrss``, interpreter included), and their ratios.  A busy
-machine changes the times more than the ratio; the memory not at all.
+Prints the CPU time and the wall time (minimum of the repeats) and the peak
+resident memory of each (``ru_maxrss``, interpreter included), and their
+ratios.  A busy machine changes the wall times most, the CPU times less, the
+memory not at all.
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import subprocess
 import sys
 import tempfile
@@ -50,14 +52,18 @@ def module(strings: int, fields: int) -> str:
     return HEAD + "".join(line.format(i=i) + "\n" for i in range(strings))
 
 
-def run(code: str, path: Path) -> tuple[float, int]:
+def run(code: str, path: Path) -> tuple[float, float, int]:
+    """The wall and CPU seconds of one run, and its peak memory in MB."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     rss = [line for line in done.stderr.splitlines() if line.startswith("RSS ")]
     if not rss:
         raise SystemExit(f"the run failed:\n{done.stdout}\n{done.stderr}")
-    return elapsed, int(rss[-1].split()[1]) // 1024
+    return elapsed, cpu, int(rss[-1].split()[1]) // 1024
 
 
 def main() -> None:
@@ -72,16 +78,17 @@ def main() -> None:
         twin = Path(folder) / "twin.py"
         twin.write_text(source.read_text(encoding="utf-8").replace('html"', 'f"'), encoding="utf-8")
         size = source.stat().st_size // 1024
-        results: dict[str, list[tuple[float, int]]] = {"migrate --check": [], "ast.parse(twin)": []}
+        results: dict[str, list[tuple[float, float, int]]] = {"migrate --check": [], "ast.parse(twin)": []}
         for _ in range(args.repeats):
             results["migrate --check"].append(run(MIGRATE, source))
             results["ast.parse(twin)"].append(run(PARSE, twin))
     print(f"{args.strings} tag strings of {args.fields} field(s), {size} KiB")
-    best = {name: (min(t for t, _ in runs), max(m for _, m in runs)) for name, runs in results.items()}
-    for name, (seconds, megabytes) in best.items():
-        print(f"  {name:18} {seconds:6.2f} s  {megabytes:5d} MB peak")
-    (mt, mm), (pt, pm) = best["migrate --check"], best["ast.parse(twin)"]
-    print(f"  ratio              {mt / pt:6.1f}x   {mm / pm:5.2f}x")
+    best = {name: (min(t for t, _, _ in runs), min(c for _, c, _ in runs), max(m for _, _, m in runs))
+            for name, runs in results.items()}
+    for name, (seconds, cpu, megabytes) in best.items():
+        print(f"  {name:18} {cpu:6.2f} s CPU  {seconds:6.2f} s wall  {megabytes:5d} MB peak")
+    (mt, mc, mm), (pt, pc, pm) = best["migrate --check"], best["ast.parse(twin)"]
+    print(f"  ratio              {mc / pc:6.1f}x      {mt / pt:6.1f}x        {mm / pm:5.2f}x")
 
 
 if __name__ == "__main__":

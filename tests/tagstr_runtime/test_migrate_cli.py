@@ -141,3 +141,43 @@ def test_the_help_says_that_eager_tag_is_the_user_vouching(capsys: pytest.Captur
         main(["--help"])
     said = " ".join(capsys.readouterr().out.split())
     assert "--eager-tag MODULE.NAME you vouch that the tag reads each value exactly once, in order" in said
+
+
+def test_a_module_read_for_an_import_is_not_kept_while_it_is_migrated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``a.py`` imports its tag from ``b.py``: the tag resolver reads ``b.py`` for the import;
+    when ``b.py``'s own turn comes, that reading is dropped (a large module's tree is not kept
+    twice), and what both files are told is the same."""
+    import gc
+    import weakref
+
+    import tagstr_runtime.migrate as command
+    from tagstr_runtime.analysis.imports import ModuleFinder
+
+    _tree(tmp_path, {"a.py": b"from b import tag\nx = 1\ny = tag'{x}'\n", "b.py": (TAG + "z = tag'{2}'\n").encode()})
+    assert main(["--check", str(tmp_path)]) == 1
+    expected = capsys.readouterr().out
+    read_for_imports: list[weakref.ref[object]] = []
+    finder_read = ModuleFinder.read
+
+    def read(self: ModuleFinder, path: Path) -> object:
+        found = finder_read(self, path)
+        read_for_imports.append(weakref.ref(found))
+        return found
+
+    alive: list[int] = []
+    migrate_bytes = command._migrate_bytes
+
+    def migrate(source: bytes, filename: str, *args: object) -> object:
+        if filename.endswith("b.py"):
+            gc.collect()
+            alive.append(sum(ref() is not None for ref in read_for_imports))
+        return migrate_bytes(source, filename, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ModuleFinder, "read", read)
+    monkeypatch.setattr(command, "_migrate_bytes", migrate)
+    assert main(["--check", str(tmp_path)]) == 1
+    assert capsys.readouterr().out == expected
+    assert "would migrate 2 tag strings in 2 files" in expected
+    assert len(read_for_imports) == 1 and alive == [0]

@@ -82,6 +82,12 @@ class ModuleFinder:
                 return found
         return None
 
+    def forget(self, path: str | Path) -> None:
+        """Drop what was read of the module at ``path`` (read again if asked again): a caller
+        about to read it otherwise (the migration, each file of the tree) does not keep two
+        analyses of one module, a large one's tree twice."""
+        self._read.pop(Path(path).resolve(), None)
+
     def read(self, path: Path) -> ModuleAnalysis | None:
         """The analysis of the module at ``path``, or None where it cannot be read or parsed."""
         path = path.resolve()

@@ -64,6 +64,10 @@ class Generator:
         self.emitter = emitter
         self.replaced = 0
         self._positions: dict[Span, Position] = {}
+        #: while ``generate`` places the parts of a tag string on one line of ASCII text: that
+        #: line, and the offset where it starts (-1 otherwise; see ``position``)
+        self._line = 0
+        self._line_start = -1
         #: uncached, for the runs of literal text: each is asked for once
         self._between = source.span_col_byte
         self._ascii = source.ascii
@@ -80,7 +84,12 @@ class Generator:
         self.sites: list[Site] = []
 
     def position(self, span: Span) -> Position:
-        """Cached: a format spec asks for its parts' positions more than once."""
+        """Cached: a format spec asks for its parts' positions more than once.  In a tag string
+        on one line of ASCII text, offsets from the line's start (its line number shared)."""
+        line_start = self._line_start
+        if line_start >= 0:
+            line = self._line
+            return (line, span.start - line_start, line, span.end - line_start)
         found = self._positions.get(span)
         if found is None:
             found = self._positions[span] = self._between(span.start, span.end)
@@ -252,6 +261,7 @@ class Generator:
         line_start = (
             tag.span.start - at[1] if at[2] == line and (self._ascii or line not in self._non_ascii()) else -1
         )
+        self._line, self._line_start = line, line_start  # (the format specs' positions)
         args: list[ast.expr] = []
         # a run of literal text: one Decoded (a debug field's text joins the literal before it);
         # the site builds its own Run from the same parts when a consumer asks (desugarer.sites)
@@ -290,6 +300,7 @@ class Generator:
                 else between(run_start, run_end)
             )
             args.append(emitter.decoded("".join(cooked), "".join(raw), where))
+        self._line_start = -1
         func = node.func
         assert isinstance(func, ast.Name)
         site = Site(tag, func, values, at, self.source, path, enclosing)

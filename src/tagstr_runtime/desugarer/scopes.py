@@ -417,8 +417,8 @@ def _in(node: ast.AST, nodes: Iterable[ast.AST]) -> bool:
 def generated_lambdas(sites: Iterable[Site]) -> Callable[[ast.AST], bool]:
     """``generated`` for a tree whose emitter wrote each interpolation as a lambda around
     its expression (every emitter does): a lambda whose body is a hole's tree.  The holes
-    are gathered at the first lambda asked about: a site's arguments are built when first
-    read, and a consumer that never meets a lambda never builds them."""
+    are gathered at the first lambda asked about, from the fields' trees (not the sites'
+    arguments, built when first read: a module's sites seldom need them all)."""
     sites = tuple(sites)
     bodies: frozenset[int] | None = None
 
@@ -427,7 +427,7 @@ def generated_lambdas(sites: Iterable[Site]) -> Callable[[ast.AST], bool]:
         if not isinstance(node, ast.Lambda):
             return False
         if bodies is None:
-            bodies = frozenset(id(hole.node) for site in sites for hole in site.holes)
+            bodies = frozenset(id(tree) for site in sites for tree in site.field_trees())
         return id(node.body) in bodies
 
     return generated

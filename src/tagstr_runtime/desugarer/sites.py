@@ -17,7 +17,7 @@ built when a consumer asks: a run only records which parts it merges.
 from __future__ import annotations
 
 import ast
-from typing import NamedTuple, Sequence, Union
+from typing import Iterable, NamedTuple, Sequence, Union
 
 from tagstr_runtime.syntax.escapes import cooked_origins
 from tagstr_runtime.syntax.model import Field, Literal, Span, TagString
@@ -236,6 +236,12 @@ class Site:
 
     def __repr__(self) -> str:
         return f"<Site {self.tag.tag}{self.tag.quote}...{self.tag.quote} at {self.at[0]}:{self.at[1]}>"
+
+    def field_trees(self) -> Iterable[ast.expr]:
+        """The tree of each field (those of its format specs too): each hole's ``node``, without
+        building the holes (a consumer that only needs the trees, ``generated_lambdas``, pays
+        nothing for the runs)."""
+        return self._values.values()
 
     @property
     def runs(self) -> tuple[Run, ...]:

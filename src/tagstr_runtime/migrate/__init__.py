@@ -133,6 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     finder = ModuleFinder(roots)
     resolver = TagResolver(finder, every_binding=True)
     for path in python_files(args.paths, exclude=EXCLUDED_FOLDERS, environments=False):
+        finder.forget(path)  # read for another module's import: this file's own reading replaces it
         try:
             with open(path, "rb") as file:
                 source = file.read()

@@ -61,7 +61,6 @@ class ModuleScan:
         self.sites: dict[int, Site] = {site.tag.span.start: site for site in module.sites}
         #: the outermost tag strings (t-strings read as tags among them, before 3.14)
         self.tags = tuple(site.tag for site in module.sites if site.parent is None)
-        self.calls = frozenset(id(site.call) for site in module.sites)  # the tag strings' own calls
         findings = [*class_variables(module), *assignment_expressions(module), *argumentless_super(module),
                     *own_scope_reads(module)]
         self.hazards: dict[int, list[Finding]] = {}

@@ -124,7 +124,8 @@ class SourceText:
         every part of every tag string)."""
         starts = self._starts
         line = bisect_right(starts, start)
-        end_line = bisect_right(starts, end, line - 1)
+        # a span on one line (nearly all): its end's line is the same int, not another equal one
+        end_line = line if line == len(starts) or end < starts[line] else bisect_right(starts, end, line)
         first, last = starts[line - 1], starts[end_line - 1]
         if self._ascii:
             return line, start - first, end_line, end - last
