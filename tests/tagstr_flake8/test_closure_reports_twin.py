@@ -126,9 +126,13 @@ def test_reports_on_closures_are_the_f_string_twins(tmp_path: Path) -> None:
     assert ours == shifted
     assert {code for *_, code, _ in ours} >= {"F821", "F841", "B023"}  # the user's own closures
     # a name assigned in the loop's body is bound late only by the user's own functions
-    assert {(row, text.split("'")[1]) for row, _, code, text in ours if code == "B023" and row > 35} == {
-        (41, "label"), (47, "row"), (51, "row"),
-    }
+    late = {(row, text.split("'")[1]) for row, _, code, text in ours if code == "B023" and row > 35}
+    users = {(41, "label"), (47, "row"), (51, "row")}
+    assert users <= late
+    # older bugbear (24.12) also reports the functions called before the iteration ends, on
+    # the twin alike (compared above); nothing else
+    called = 3 + lines.index("def called_in_the_iteration(log, rows):") + 1
+    assert all(row > called for row, _ in late - users), late - users
 
 
 # Real code (the issue's three packages): files whose f-strings, turned into tag strings,

@@ -64,7 +64,9 @@ def desugared(text: str, piece: int, flags: int = 0) -> tuple[str, list[tuple[ty
     return ast.dump(tree, include_attributes=True), [(w.category, str(w.message), w.lineno) for w in caught]
 
 
-def error(text: str, piece: int, action: Literal["always", "error"] = "always") -> tuple[type, str, int | None, int | None]:
+def error(
+    text: str, piece: int, action: Literal["always", "error"] = "always"
+) -> tuple[type, str, int | None, int | None]:
     saved = cpython._PIECE
     cpython._PIECE = piece
     try:
