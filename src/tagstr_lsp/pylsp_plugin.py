@@ -26,7 +26,7 @@ from typing import Any
 from pylsp import hookimpl, uris
 
 from tagstr_runtime.frontend import (
-    TOKEN_MODIFIERS, TOKEN_TYPES, Lines, PlaceholderView, QuickFix, encode_tokens, quick_fixes, semantic_tokens,
+    TOKEN_MODIFIERS, TOKEN_TYPES, Lines, PlaceholderView, RenameFix, encode_tokens, semantic_tokens,
     wrap_once,
 )
 from tagstr_lsp.views import ViewCache
@@ -273,32 +273,20 @@ def pylsp_code_actions(config: Any, workspace: Any, document: Any, range: dict[s
     view = VIEWS.get(document.uri, document.source, document.path)
     if not view.has_tag_strings or view.error is not None:
         return []
-    lines = view.source_lines
-    start = lines.offset(range["start"]["line"], range["start"]["character"])
-    end = lines.offset(range["end"]["line"], range["end"]["character"])
-    from tagstr_runtime.frontend import parse
+    from tagstr_lsp.actions import fix_actions
 
-    result = parse(view.text, document.path or "<unknown>")
+    lines = view.source_lines
     actions = []
-    for fix in quick_fixes(view.text, result.tag_strings, result.warnings, document.path or "<unknown>"):
-        if fix.span[1] < start or fix.span[0] > end:
-            continue
-        diagnostics = [d for d in context.get("diagnostics", ()) if str(d.get("code")) == fix.code]
-        if isinstance(fix, QuickFix):
-            edits = [{"range": {"start": _position(lines, e.start), "end": _position(lines, e.end)},
-                      "newText": e.content} for e in fix.edits]
-            edit: Any = {"changes": {document.uri: edits}}
-        else:
+    # pylsp's positions are in characters, as jedi's
+    for fix, action in fix_actions(view.text, document.path, document.uri, range,
+                                   list(context.get("diagnostics", ())), utf16=False):
+        if isinstance(fix, RenameFix):
             line, column = lines.position(fix.at)
             script = document.jedi_script()
             references = script.get_references(line=line + 1, column=column, include_builtins=False)
             edit = rename_edits(workspace, document, references, fix.new_name)
             if not edit:
                 continue
-        actions.append({"title": fix.title, "kind": "quickfix", "diagnostics": diagnostics, "edit": edit})
+            action["edit"] = edit
+        actions.append(action)
     return actions
-
-
-def _position(lines: Lines, offset: int) -> dict[str, int]:
-    line, column = lines.position(offset)
-    return {"line": line, "character": column}

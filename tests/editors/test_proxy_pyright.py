@@ -152,3 +152,37 @@ def test_unsaved_unterminated_buffer(server: LanguageServer) -> None:
     time.sleep(0.5)
     published = server.settled(uri)
     assert [d["message"] for d in published if d.get("source") == "tagstr"] == ["tag string: expecting '}'"]
+
+
+def test_quick_fixes(server: LanguageServer) -> None:
+    """The TAG quick fixes join the server's code actions; the tag's rename (TAG001) is the
+    server's own rename, made when the action is resolved."""
+    path = server.project / "fixes.py"
+    text = ('from tags import html as t\n\n\nclass Page:\n    def render(self) -> str:\n'
+            '        return t"<p>{super().render()}</p>" + t"\\N{BULLET} item"\n')
+    path.write_text(text, encoding="utf-8")
+    uri = path.as_uri()
+    server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1,
+                                                            "text": text}})
+    # as an editor asks: once the file's diagnostics are in (the server has read it)
+    server.settled(uri)
+    everything = {"start": {"line": 0, "character": 0}, "end": {"line": 6, "character": 0}}
+    actions = server.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": everything,
+                                                         "context": {"diagnostics": []}})
+    ours = [action for action in actions if "(TAG" in action["title"]]
+    assert sorted(a["title"] for a in ours) == [
+        "Rename tag 't' to 'tmpl' (TAG001)", "Write '\\N{{BULLET}}' for the character (TAG002)",
+        "Write super(Page, self) (TAG011)"], actions
+    edits = []  # each fix made on the text as it is: together they do not overlap
+    for action in ours:
+        if "edit" not in action:
+            action = server.request("codeAction/resolve", action)
+        changes = action["edit"].get("changes") or {c["textDocument"]["uri"]: c["edits"]
+                                                    for c in action["edit"]["documentChanges"]}
+        edits += changes[uri]
+    assert apply(text, edits) == (
+        'from tags import html as tmpl\n\n\nclass Page:\n    def render(self) -> str:\n'
+        '        return tmpl"<p>{super(Page, self).render()}</p>" + tmpl"\\N{{BULLET}} item"\n')
+    only_source = server.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": everything,
+                                                             "context": {"diagnostics": [], "only": ["source"]}})
+    assert not [action for action in only_source or [] if "(TAG" in action["title"]]

@@ -84,3 +84,14 @@ def test_quick_fix_inside_a_hole(server: LanguageServer) -> None:
     changes = action["edit"].get("changes") or {c["textDocument"]["uri"]: c["edits"]
                                                 for c in action["edit"]["documentChanges"]}
     assert apply(PAGE, changes[uri]) == PAGE.replace("page == None", "page is None")
+
+
+def test_no_tag_rename_where_the_server_does_not_rename(server: LanguageServer) -> None:
+    """TAG001's fix is the server's rename, and ruff server has none: not offered."""
+    uri = (server.project / "page.py").as_uri()
+    found = server.settled(uri)
+    everything = {"start": {"line": 0, "character": 0}, "end": {"line": 6, "character": 0}}
+    actions = server.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": everything,
+                                                         "context": {"diagnostics": found}})
+    assert any(d.get("code") == "TAG001" for d in found)
+    assert not [action for action in actions or [] if "TAG001" in action.get("title", "")], actions

@@ -6,7 +6,8 @@ view and ranges in answers come back (``translate``).  Modules with tag
 strings that the editor has not opened are opened for the server too, so
 that a module importing ``banner = html"..."`` sees the tag's return type.
 Diagnostics are the server's, mapped and filtered, and ours
-(``our_diagnostics``), published together.
+(``our_diagnostics``), published together; the TAG quick fixes join the
+server's code actions (``code_actions``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from urllib.request import pathname2url
 
 from tagstr_runtime.frontend import TOKEN_MODIFIERS, TOKEN_TYPES, semantic_tokens
 
+from tagstr_lsp.proxy.code_actions import CodeActions
 from tagstr_lsp.proxy.documents import Document, Documents, view_change
 from tagstr_lsp.proxy.jsonrpc import Stream
 from tagstr_lsp.proxy.our_diagnostics import our_diagnostics
@@ -62,6 +64,7 @@ class Session:
         self.ours: dict[str, list[dict[str, Any]]] = {}
         self._timers: dict[str, threading.Timer] = {}
         self.modifiers = list(TOKEN_MODIFIERS)
+        self.actions = CodeActions(self.documents, self.translator, client, server)
 
     # -- pumps -------------------------------------------------------------------------
 
@@ -98,6 +101,8 @@ class Session:
             self._roots(params)
         if self._nothing_there(method, uri, params):
             self.client.write({"jsonrpc": "2.0", "id": message["id"], "result": None})
+            return
+        if self.actions.request(message, uri):
             return
         if method == "textDocument/semanticTokens/full" and self.server_legend is None:
             self.client.write({"jsonrpc": "2.0", "id": message["id"], "result": self._tokens(uri, None)})
@@ -257,12 +262,18 @@ class Session:
         if method is not None:
             self.client.write(message)
             return
+        if self.actions.answer(message):
+            return
         asked = self.pending.pop(message.get("id"), None)
         if asked is None or "result" not in message:
+            self.actions.forget(message.get("id"))
             self.client.write(message)
             return
         method, uri = asked
-        self.client.write({**message, "result": self._result(method, uri, message["result"])})
+        result = self._result(method, uri, message["result"])
+        if method == "textDocument/codeAction":
+            result = self.actions.joined(message["id"], uri, result)
+        self.client.write({**message, "result": result})
 
     def _result(self, method: str, uri: str | None, result: Any) -> Any:
         if method == "initialize":
@@ -293,6 +304,7 @@ class Session:
             capabilities["textDocumentSync"] = {**sync, "change": 2}
         else:
             capabilities["textDocumentSync"] = {"openClose": True, "change": 2, "save": {"includeText": False}}
+        capabilities["codeActionProvider"] = self.actions.capabilities(capabilities)
         provider = capabilities.get("semanticTokensProvider")
         if isinstance(provider, dict) and isinstance(provider.get("legend"), dict):
             legend = provider["legend"]
