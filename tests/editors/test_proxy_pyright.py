@@ -21,7 +21,7 @@ import pytest
 from lsp_client import LanguageServer
 from test_pylsp_plugin import METHODS, apply, ask
 from test_pylsp_plugin import same as same_uris
-from twins import MODULE, hole_positions, twin_of, write
+from twins import FIX_TITLES, FIXED, FIXES, MODULE, hole_positions, twin_of, write
 
 pytestmark = [pytest.mark.subprocess, pytest.mark.slow]
 
@@ -158,8 +158,7 @@ def test_quick_fixes(server: LanguageServer) -> None:
     """The TAG quick fixes join the server's code actions; the tag's rename (TAG001) is the
     server's own rename, made when the action is resolved."""
     path = server.project / "fixes.py"
-    text = ('from tags import html as t\n\n\nclass Page:\n    def render(self) -> str:\n'
-            '        return t"<p>{super().render()}</p>" + t"\\N{BULLET} item"\n')
+    text = FIXES
     path.write_text(text, encoding="utf-8")
     uri = path.as_uri()
     server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1,
@@ -170,9 +169,7 @@ def test_quick_fixes(server: LanguageServer) -> None:
     actions = server.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": everything,
                                                          "context": {"diagnostics": []}})
     ours = [action for action in actions if "(TAG" in action["title"]]
-    assert sorted(a["title"] for a in ours) == [
-        "Rename tag 't' to 'tmpl' (TAG001)", "Write '\\N{{BULLET}}' for the character (TAG002)",
-        "Write super(Page, self) (TAG011)"], actions
+    assert sorted(a["title"] for a in ours) == FIX_TITLES, actions
     edits = []  # each fix made on the text as it is: together they do not overlap
     for action in ours:
         if "edit" not in action:
@@ -180,9 +177,7 @@ def test_quick_fixes(server: LanguageServer) -> None:
         changes = action["edit"].get("changes") or {c["textDocument"]["uri"]: c["edits"]
                                                     for c in action["edit"]["documentChanges"]}
         edits += changes[uri]
-    assert apply(text, edits) == (
-        'from tags import html as tmpl\n\n\nclass Page:\n    def render(self) -> str:\n'
-        '        return tmpl"<p>{super(Page, self).render()}</p>" + tmpl"\\N{{BULLET}} item"\n')
+    assert apply(text, edits) == FIXED
     only_source = server.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": everything,
                                                              "context": {"diagnostics": [], "only": ["source"]}})
     assert not [action for action in only_source or [] if "(TAG" in action["title"]]

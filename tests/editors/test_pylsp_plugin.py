@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from lsp_client import LanguageServer
-from twins import MODULE, hole_positions, twin_of, write
+from twins import FIX_TITLES, FIXED, FIXES, MODULE, hole_positions, twin_of, write
 
 pytestmark = [pytest.mark.subprocess, pytest.mark.slow]
 pytest.importorskip("pylsp")
@@ -199,8 +199,7 @@ def decode(data: list[int], legend: dict[str, list[str]], text: str) -> list[tup
 
 def test_quick_fixes(server: LanguageServer, project: Path) -> None:
     path = project / "fixes.py"
-    text = ('from tags import html as t\n\n\nclass Page:\n    def render(self) -> str:\n'
-            '        return t"<p>{super().render()}</p>" + t"\\N{BULLET} item"\n')
+    text = FIXES
     path.write_text(text, encoding="utf-8")
     uri = path.as_uri()
     server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1,
@@ -209,13 +208,10 @@ def test_quick_fixes(server: LanguageServer, project: Path) -> None:
     actions = server.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": everything,
                                                          "context": {"diagnostics": []}})
     titles = sorted(a["title"] for a in actions)
-    assert titles == ["Rename tag 't' to 'tmpl' (TAG001)", "Write '\\N{{BULLET}}' for the character (TAG002)",
-                      "Write super(Page, self) (TAG011)"], titles
+    assert titles == FIX_TITLES, titles
     edits = []  # each fix made on the text as it is: together they do not overlap
     for action in actions:
         changes = action["edit"].get("changes") or {c["textDocument"]["uri"]: c["edits"]
                                                     for c in action["edit"]["documentChanges"]}
         edits += changes[uri]
-    assert apply(text, edits) == (
-        'from tags import html as tmpl\n\n\nclass Page:\n    def render(self) -> str:\n'
-        '        return tmpl"<p>{super(Page, self).render()}</p>" + tmpl"\\N{{BULLET}} item"\n')
+    assert apply(text, edits) == FIXED

@@ -53,6 +53,16 @@ def twin_of(text: str) -> str:
     return re.sub(r"\bhtml(?=['\"])", "   f", text)
 
 
+#: a module with a mechanical fix for TAG001, TAG002 and TAG011, the fixes' titles, and the
+#: module with all three made (each on the text as it is: together they do not overlap)
+FIXES = ('from tags import html as t\n\n\nclass Page:\n    def render(self) -> str:\n'
+         '        return t"<p>{super().render()}</p>" + t"\\N{BULLET} item"\n')
+FIX_TITLES = ["Rename tag 't' to 'tmpl' (TAG001)", "Write '\\N{{BULLET}}' for the character (TAG002)",
+              "Write super(Page, self) (TAG011)"]
+FIXED = ('from tags import html as tmpl\n\n\nclass Page:\n    def render(self) -> str:\n'
+         '        return tmpl"<p>{super(Page, self).render()}</p>" + tmpl"\\N{{BULLET}} item"\n')
+
+
 def write(folder: Path) -> tuple[Path, Path]:
     (folder / "tags.py").write_text(TAGS, encoding="utf-8")
     page = folder / "page.py"
