@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tagstr_runtime.frontend import Lines, QuickFix, RenameFix, parse, quick_fixes
+from tagstr_runtime.frontend import Lines, PlaceholderView, QuickFix, RenameFix, quick_fixes
 
 __all__ = ["fix_actions", "lsp_position"]
 
@@ -24,15 +24,17 @@ def _offset(lines: Lines, position: dict[str, Any], utf16: bool) -> int:
     return lines.offset(line, lines.from_utf16(line, column) if utf16 and 0 <= line < len(lines) else column)
 
 
-def fix_actions(text: str, path: str | None, uri: str, requested: dict[str, Any], diagnostics: list[Any],
-                utf16: bool) -> list[tuple[QuickFix | RenameFix, dict[str, Any]]]:
-    """Each fix of ``text`` that meets the ``requested`` range, with its action (a rename's has
-    no edit yet); ``utf16``: columns in UTF-16 code units (LSP's default) rather than characters."""
-    lines = Lines(text)
+def fix_actions(view: PlaceholderView, path: str | None, uri: str, requested: dict[str, Any],
+                diagnostics: list[Any], utf16: bool) -> list[tuple[QuickFix | RenameFix, dict[str, Any]]]:
+    """Each fix of the ``view``'s source that meets the ``requested`` range, with its action (a
+    rename's has no edit yet); ``utf16``: columns in UTF-16 code units (LSP's default) rather
+    than characters.  The view's parse is read, not made again: editors ask at each move."""
+    if not view.has_tag_strings or view.error is not None:
+        return []
+    lines = view.source_lines
     start, end = _offset(lines, requested["start"], utf16), _offset(lines, requested["end"], utf16)
-    result = parse(text, path or "<unknown>")
     out: list[tuple[QuickFix | RenameFix, dict[str, Any]]] = []
-    for fix in quick_fixes(text, result.tag_strings, result.warnings, path or "<unknown>"):
+    for fix in quick_fixes(view.text, view.tags, view.warnings, path or "<unknown>"):
         if fix.span[1] < start or fix.span[0] > end:
             continue
         action: dict[str, Any] = {"title": fix.title, "kind": "quickfix", "diagnostics": [

@@ -270,15 +270,14 @@ def pylsp_dispatchers(config: Any, workspace: Any) -> dict[str, Any]:
 @hookimpl
 def pylsp_code_actions(config: Any, workspace: Any, document: Any, range: dict[str, Any],  # noqa: A002
                        context: dict[str, Any]) -> list[dict[str, Any]]:
-    view = VIEWS.get(document.uri, document.source, document.path)
-    if not view.has_tag_strings or view.error is not None:
-        return []
     from tagstr_lsp.actions import fix_actions
+
+    view = VIEWS.get(document.uri, document.source, document.path)
 
     lines = view.source_lines
     actions = []
     # pylsp's positions are in characters, as jedi's
-    for fix, action in fix_actions(view.text, document.path, document.uri, range,
+    for fix, action in fix_actions(view, document.path, document.uri, range,
                                    list(context.get("diagnostics", ())), utf16=False):
         if isinstance(fix, RenameFix):
             line, column = lines.position(fix.at)

@@ -92,13 +92,12 @@ class CodeActions:
         document = self.documents.get(uri)
         context: dict[str, Any] = params["context"] if isinstance(params.get("context"), dict) else {}
         wanted = context.get("only")
-        if (document is None or uri is None or not document.view.has_tag_strings or document.view.error is not None
-                or not isinstance(params.get("range"), dict)
+        if (document is None or uri is None or not isinstance(params.get("range"), dict)
                 or isinstance(wanted, list) and not any("quickfix".startswith(kind) for kind in wanted)):
             return []
         lines = document.view.source_lines
         out = []
-        for fix, action in fix_actions(document.view.text, document.path, uri, params["range"],
+        for fix, action in fix_actions(document.view, document.path, uri, params["range"],
                                        list(context.get("diagnostics") or ()), utf16=True):
             if isinstance(fix, RenameFix):
                 if not self.server_renames:

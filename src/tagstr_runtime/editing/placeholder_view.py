@@ -46,7 +46,7 @@ class PlaceholderView:
     """``text`` (normalised) and the view tools read (``view``); positions are 0-based lines
     and character columns unless a method says UTF-16."""
 
-    __slots__ = ("text", "view", "tags", "index", "error", "source_lines", "view_lines", "_repaired")
+    __slots__ = ("text", "view", "tags", "warnings", "index", "error", "source_lines", "view_lines", "_repaired")
 
     def __init__(self, text: str, filename: str = "<unknown>", *, cursor: int | None = None) -> None:
         text = normalize_newlines(text)
@@ -55,6 +55,8 @@ class PlaceholderView:
         self._repaired: Repaired | None = repaired if repaired is not None and repaired.insertions else None
         tags: tuple[TagString, ...] = repaired.result.tag_strings if repaired is not None else ()
         self.tags = tags
+        #: the parser's warnings (``\N{`` starting a hole: the quick fixes read them)
+        self.warnings = repaired.result.warnings if repaired is not None else ()
         self.error: TagSyntaxError | None = repaired.error if repaired is not None else None
         base = repaired.text if repaired is not None else text
         self.view = distinct_calls_text(base, tags) if tags else base
