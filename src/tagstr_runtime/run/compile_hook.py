@@ -88,6 +88,21 @@ def compile(  # noqa: A001 - it replaces the builtin
         raise
 
 
+def _caller_scope(source: "Any", globals: "Any", locals: "Any") -> "tuple[Any, Any, int]":
+    """What the builtin ``exec``/``eval`` takes from its caller (the caller of this helper's
+    caller): the globals and locals when none are given, its future flags for a text."""
+    flags = 0
+    if globals is None or type(source) is not _CODE:
+        caller = sys._getframe(2)
+        if globals is None:
+            globals = caller.f_globals
+            if locals is None:
+                locals = _as_read(caller.f_locals)
+        if type(source) is not _CODE:
+            flags = caller.f_code.co_flags & _future_flags()
+    return globals, locals, flags
+
+
 def exec(  # noqa: A001 - it replaces the builtin
     source: "Any", globals: "Any" = None, locals: "Any" = None, /, *, closure: "Any" = None, **unknown: "Any"
 ) -> None:
@@ -97,15 +112,7 @@ def exec(  # noqa: A001 - it replaces the builtin
         except BaseException as exc:
             _hide_own_frames(exc)
             raise
-    flags = 0
-    if globals is None or type(source) is not _CODE:
-        caller = sys._getframe(1)
-        if globals is None:
-            globals = caller.f_globals
-            if locals is None:
-                locals = _as_read(caller.f_locals)
-        if type(source) is not _CODE:
-            flags = caller.f_code.co_flags & _future_flags()
+    globals, locals, flags = _caller_scope(source, globals, locals)
     try:
         if flags:  # compiled from a frame carrying the caller's future flags, as by the builtin
             return _inheriting(flags).exec(source, globals, locals, closure)
@@ -131,15 +138,7 @@ def eval(  # noqa: A001 - it replaces the builtin
         except BaseException as exc:
             _hide_own_frames(exc)
             raise
-    flags = 0
-    if globals is None or type(source) is not _CODE:
-        caller = sys._getframe(1)
-        if globals is None:
-            globals = caller.f_globals
-            if locals is None:
-                locals = _as_read(caller.f_locals)
-        if type(source) is not _CODE:
-            flags = caller.f_code.co_flags & _future_flags()
+    globals, locals, flags = _caller_scope(source, globals, locals)
     try:
         if flags:
             return _inheriting(flags).eval(source, globals, locals)
