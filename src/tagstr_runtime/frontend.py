@@ -63,7 +63,8 @@ if TYPE_CHECKING:
     from tagstr_runtime.analysis.prefixed import (
         PREFIXES, PrefixNamedTag, prefix_named_tags, prefixed_strings, string_kind,
     )
-    from tagstr_runtime.desugarer.scopes import Binding, ScopeIndex, generated_lambdas
+    from tagstr_runtime.desugarer.interpolation_call import is_thunk
+    from tagstr_runtime.desugarer.scopes import Binding, ScopeIndex
     from tagstr_runtime.desugarer.sites import Hole, Run, Site
     from tagstr_runtime.editing.placeholder_view import PlaceholderView
     from tagstr_runtime.editing.quick_fixes import QuickFix, RenameFix, quick_fixes
@@ -127,9 +128,9 @@ _LAZY = {
     "prefix_named_tags": "analysis.prefixed",
     "prefixed_strings": "analysis.prefixed",
     "string_kind": "analysis.prefixed",
+    "is_thunk": "desugarer.interpolation_call",
     "Binding": "desugarer.scopes",
     "ScopeIndex": "desugarer.scopes",
-    "generated_lambdas": "desugarer.scopes",
     "Hole": "desugarer.sites",
     "Run": "desugarer.sites",
     "Site": "desugarer.sites",
@@ -228,13 +229,13 @@ __all__ = [
     "Field",
     "Finding",
     "fingerprint",
-    "generated_lambdas",
     "HARD_KEYWORDS",
     "Hole",
     "hole_requirements",
     "IDENTIFIER",
     "INTERPOLATION_TYPE",
     "is_character_name",
+    "is_thunk",
     "KEYWORDS_BEFORE_STRING",
     "Language",
     "LANGUAGE_REGISTRY",

@@ -210,6 +210,18 @@ def test_hazards_are_the_linters_findings(source: str, hazards: set[str]) -> Non
     assert codes & set(_TWINS.values()) == {_TWINS[code] for code in hazards}
 
 
+@pytest.mark.parametrize(("inner", "reads_frame"), [
+    pytest.param('vars""', True, id="no argument: vars()"),
+    pytest.param('vars"abc"', False, id="a literal run: vars(Decoded)"),
+    pytest.param('vars"{y}abc"', False, id="two arguments"),
+])
+def test_a_frame_builtin_as_a_tag_counts_its_literal_runs(inner: str, reads_frame: bool) -> None:
+    """A tag string's call in a field reads the field's frame as its tag would, given every
+    argument the tag receives: the analysis tree leaves the literal runs out, the site has them."""
+    result = migrate_text(PRELUDE + f'x = tag"{{{inner}}}"\n', "<test>")
+    assert ("MIG019" in {flag.code for flag in result.flags}) is reads_frame
+
+
 def test_t_strings_nesting_quotes_read_before_314() -> None:
     """A module that already holds t-strings reads as the desugarer reads it (before 3.14, a
     t-string is a tag string named t to the lexer: left alone, its insides migrated)."""

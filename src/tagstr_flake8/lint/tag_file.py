@@ -54,10 +54,6 @@ __all__ = [
 ]
 
 _LOAD = ast.Load()
-# shared by every interpolation's lambda: ``arguments`` carries no position
-_NO_ARGUMENTS = ast.arguments(
-    posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]
-)
 # the stock tokenizer: ``host.reparse`` answers tokenize.generate_tokens for other plugins
 _generate_tokens = tokenize.generate_tokens
 
@@ -165,7 +161,7 @@ class LintEmitter(Emitter):
         return located(ast.Constant(cooked), at)
 
     def interpolation(self, field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.expr:
-        func = located(ast.Lambda(_NO_ARGUMENTS, value), at)
+        func = self.thunk(value, at)
         self.lambdas.append(func)
         self.by_field[field.span.start] = func
         if isinstance(spec, ast.Constant):

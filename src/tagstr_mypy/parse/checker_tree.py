@@ -79,12 +79,6 @@ class SiteRecord(NamedTuple):
     starts: tuple[tuple[int, int] | None, ...] = ()
 
 
-# ``arguments`` carries no position: one shared node for every lambda (as the runtime's emitter does)
-_NO_ARGUMENTS = ast.arguments(
-    posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]
-)
-
-
 class _Hooked(NamedTuple):
     """A tag string's hooked call, and the parts the emitter wrote for it (``place`` fills its arguments)."""
 
@@ -114,7 +108,7 @@ class CheckerEmitter(Emitter):
         return located(ast.Name(DECODED_NAME, _LOAD), at)
 
     def interpolation(self, field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.expr:
-        lam = located(ast.Lambda(_NO_ARGUMENTS, value), at)  # Emitter.thunk
+        lam = self.thunk(value, at)
         self.fields[id(lam)] = field
         if isinstance(spec, ast.JoinedStr):  # a constant spec or none: nothing to check
             self.spec_of[id(lam)] = tuple(_spec_fields(spec))

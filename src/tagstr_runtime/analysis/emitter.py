@@ -1,7 +1,11 @@
 """The emitter the analysis layer desugars with (``ModuleAnalysis.read``): what the code does.
 
-``tag('Hi ', lambda: name, (lambda: x, f'{w}'))``: each literal run a constant,
-each interpolation the lambda that makes it lazy, nothing else generated.
+``tag(lambda: name, (lambda: x, f'{w}'))`` for ``tag"Hi {name} {x:{w}}"``: each
+interpolation the lambda that makes it lazy, nothing else generated.  The
+literal runs are left out: they do nothing, no analysis reads them from the
+tree (a site has them, ``Site.runs``), and on a large module they were a fifth
+of the tree (docs/decisions/0230-the-analysis-tree-leaves-out-the-literal-runs.md).
+So the call's arity is not the tag's: a site tells it (``len(site.args)``).
 """
 
 from __future__ import annotations
@@ -17,11 +21,10 @@ _LOAD = ast.Load()
 
 
 class AnalysisEmitter(Emitter):
-    """``tag('Hi ', lambda: name, (lambda: x, f'{w}'))``: each literal run a constant, each
-    interpolation the lambda that makes it lazy (with its format spec when that reads names)."""
+    """``tag(lambda: name, (lambda: x, f'{w}'))``: each interpolation the lambda that makes it
+    lazy (with its format spec when that reads names); no literal run."""
 
-    def decoded(self, cooked: str, raw: str, at: Position) -> ast.expr:
-        return located(ast.Constant(cooked), at)
+    decoded_texts = False
 
     def interpolation(self, field: Field, value: ast.expr, spec: ast.expr, at: Position) -> ast.expr:
         func = self.thunk(value, at)

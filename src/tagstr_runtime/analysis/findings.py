@@ -271,7 +271,8 @@ def _frame_read(module: ModuleAnalysis, node: ast.AST) -> str:
     func = node.func
     if isinstance(func, ast.Name) and func.id in _FRAME_BUILTINS:
         most = _FRAME_BUILTINS[func.id]
-        if (most is None or len(node.args) <= most) and not node.keywords and not module.scopes.is_bound(func):
+        count = len(node.args) if (site := module.site_of_call(node)) is None else len(site.args)
+        if (most is None or count <= most) and not node.keywords and not module.scopes.is_bound(func):
             return f"{func.id}()"
     if isinstance(func, ast.Attribute) and func.attr in _FRAME_ATTRIBUTES:
         return f"{ast.unparse(func)}()"

@@ -17,7 +17,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from tagstr_runtime.syntax.source import SourceText
-from tagstr_runtime.desugarer.scopes import ScopeIndex, generated_lambdas
+from tagstr_runtime.desugarer.scopes import ScopeIndex
 from tagstr_runtime.analysis.tag_types import tag_types
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ class ModuleAnalysis:
 
     ``source``: None for a tree read only for its definitions (the findings need
     it).  ``generated``: the lambdas the desugaring made (by default: those
-    around a hole's tree).  ``path``: the file (None for a text without one);
+    ``thunk`` wrote, ``interpolation_call.is_thunk``).  ``path``: the file (None for a text without one);
     ``name``: the dotted module name, when known.
     """
 
@@ -49,7 +49,11 @@ class ModuleAnalysis:
         self.source = source
         self.tree = tree
         self.sites = tuple(sites)
-        self.generated = generated_lambdas(self.sites) if generated is None else generated
+        if generated is None:
+            generated = _no_lambda
+            if self.sites:  # (the desugarer is imported only for a module with tag strings)
+                from tagstr_runtime.desugarer.interpolation_call import is_thunk as generated
+        self.generated = generated
         self.path = path
         self.name = name
         #: what ``reaching`` works out once per module (statement indexes, star imports)
@@ -98,6 +102,15 @@ class ModuleAnalysis:
                     todo.append(holder.body)
         return out
 
+    def site_of_call(self, node: ast.AST) -> Site | None:
+        """The site whose generated call ``node`` is (None for any other node): what its tag
+        receives is the site's ``args``, the literal runs too, which an analysis tree leaves out."""
+        return self._calls.get(id(node))
+
+    @cached_property
+    def _calls(self) -> dict[int, Site]:
+        return {id(site.call): site for site in self.sites}
+
     @cached_property
     def tag_types(self) -> frozenset[str]:
         """The names that stand for a tag's argument types here (``tag_types``)."""
@@ -111,3 +124,8 @@ class ModuleAnalysis:
     def end_offset(self, node: ast.AST) -> int:
         assert self.source is not None
         return self.source.offset(node.end_lineno, node.end_col_offset)  # type: ignore[attr-defined]
+
+
+def _no_lambda(node: ast.AST) -> bool:
+    """``generated`` of a tree without tag strings: no lambda of it was generated."""
+    return False

@@ -268,15 +268,17 @@ class Generator:
         raw: list[str] = []
         cooked: list[str] = []
         run_start = run_end = -1
+        texts = emitter.decoded_texts  # (without them: only the holes)
         for part in tag.parts:
             if isinstance(part, Literal):
-                if not raw:
-                    run_start = part.span.start
-                raw.append(part.raw)
-                cooked.append(part.cooked)
-                run_end = part.span.end
+                if texts:
+                    if not raw:
+                        run_start = part.span.start
+                    raw.append(part.raw)
+                    cooked.append(part.cooked)
+                    run_end = part.span.end
                 continue
-            if part.debug is not None:
+            if part.debug is not None and texts:
                 if not raw:
                     run_start = part.span.start
                 raw.append(part.debug)
@@ -303,7 +305,7 @@ class Generator:
         self._line_start = -1
         func = node.func
         assert isinstance(func, ast.Name)
-        site = Site(tag, func, values, at, self.source, path, enclosing)
+        site = Site(tag, func, tuple(values.values()), at, self.source, path, enclosing)
         if len(sites) > mark:
             for inner in sites[mark:]:  # the tag strings nested in its fields (and deeper)
                 if inner.parent is None:

@@ -28,7 +28,7 @@ from typing import Any, Callable, NamedTuple, Union
 from tagstr_runtime.syntax.model import Field
 
 __all__ = [
-    "Fields", "GeneratedModule", "interpolation_call", "place_call", "read_interpolation", "thunk",
+    "Fields", "GeneratedModule", "interpolation_call", "is_thunk", "place_call", "read_interpolation", "thunk",
     "write_interpolation",
 ]
 
@@ -36,6 +36,7 @@ __all__ = [
 Position = tuple[int, int, int, int]
 _LOAD = ast.Load()
 # Shared: ``arguments`` carries no position, and compile() reads a shared node as often as it occurs.
+# It also tells a generated lambda from the user's (``is_thunk``): CPython gives each its own.
 _NO_ARGUMENTS = ast.arguments(
     posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]
 )
@@ -46,6 +47,12 @@ def thunk(value: ast.expr, at: Position) -> ast.Lambda:
     node = ast.Lambda(_NO_ARGUMENTS, value)
     node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = at
     return node
+
+
+def is_thunk(node: ast.AST) -> bool:
+    """A lambda ``thunk`` wrote (every emitter defers an interpolation through it), not one of
+    the source's: asked of every lambda of a tree, and kept nowhere."""
+    return isinstance(node, ast.Lambda) and node.args is _NO_ARGUMENTS
 
 
 def _fields(field: Field, value: ast.expr, spec: ast.expr, at: Position) -> list[ast.expr]:

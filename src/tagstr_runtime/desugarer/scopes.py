@@ -4,7 +4,7 @@ The one scope index of the project: the flake8 rules, the hazard findings
 (``findings``) and the migration ask it.  An interpolation's names resolve
 as if it were evaluated eagerly, in place (as in the file's f-string twin):
 the lambdas the desugaring generated are *transparent* (``generated``;
-``generated_lambdas`` tells them from a desugaring's sites), and an
+``interpolation_call.is_thunk`` tells them from the source's), and an
 interpolation's names resolve in the scope around the tag string.  Every
 other scope follows CPython's rules: functions and lambdas, class bodies
 (invisible from the scopes nested in them), comprehensions (the first
@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import ast
 from bisect import bisect_right
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, NamedTuple
+from typing import Callable, Iterable, Iterator, NamedTuple
 
 from tagstr_runtime.syntax.source import SourceText
 from tagstr_runtime.desugarer.scope_tables import (
@@ -38,10 +38,7 @@ from tagstr_runtime.desugarer.scope_tables import (
     Position, ScopeTable, Step, collect, paths_to_declarations, start, type_params,
 )
 
-if TYPE_CHECKING:
-    from tagstr_runtime.desugarer.sites import Site
-
-__all__ = ["Binding", "ReadScope", "ScopeIndex", "generated_lambdas"]
+__all__ = ["Binding", "ReadScope", "ScopeIndex"]
 
 _STATEMENT_LISTS = frozenset(["body", "orelse", "finalbody", "handlers"])
 
@@ -412,25 +409,6 @@ def _is_statement_or_expression(node: ast.AST, target: Position) -> bool:
 
 def _in(node: ast.AST, nodes: Iterable[ast.AST]) -> bool:
     return any(item is node for item in nodes)
-
-
-def generated_lambdas(sites: Iterable[Site]) -> Callable[[ast.AST], bool]:
-    """``generated`` for a tree whose emitter wrote each interpolation as a lambda around
-    its expression (every emitter does): a lambda whose body is a hole's tree.  The holes
-    are gathered at the first lambda asked about, from the fields' trees (not the sites'
-    arguments, built when first read: a module's sites seldom need them all)."""
-    sites = tuple(sites)
-    bodies: frozenset[int] | None = None
-
-    def generated(node: ast.AST) -> bool:
-        nonlocal bodies
-        if not isinstance(node, ast.Lambda):
-            return False
-        if bodies is None:
-            bodies = frozenset(id(tree) for site in sites for tree in site.field_trees())
-        return id(node.body) in bodies
-
-    return generated
 
 
 def _at(bound: Bound) -> Position:

@@ -206,7 +206,7 @@ class Site:
         self,
         tag: TagString,
         name: ast.Name,
-        values: dict[int, ast.expr],
+        values: tuple[ast.expr, ...],
         at: Position,
         source: SourceText,
         path: tuple[ast.AST, ...],
@@ -215,7 +215,9 @@ class Site:
         self.tag = tag  # the model
         self.name = name  # the tag expression, at its position
         self.parent: Site | None = None  # the tag string this one is nested in
-        self._values = values  # each field's tree (nested tag strings desugared), by the field's offset
+        #: each field's tree (nested tag strings desugared), in ``tag.fields()`` order (a tuple,
+        #: not the generator's dict by offset: a large module has tens of thousands of sites)
+        self._values = values
         self._args: tuple[Run | Hole, ...] | None = None
         self.at = at  # the generated call's position (line, col, end_line, end_col; byte columns)
         self.source = source
@@ -231,7 +233,8 @@ class Site:
     def args(self) -> tuple[Run | Hole, ...]:
         """What the tag receives, in order: a ``Run`` per ``Decoded``, a ``Hole`` per ``Interpolation``."""
         if self._args is None:
-            self._args = site_args(self.tag.parts, self._values, self.source.text)
+            by_offset = {field.span.start: tree for field, tree in zip(self.tag.fields(), self._values)}
+            self._args = site_args(self.tag.parts, by_offset, self.source.text)
         return self._args
 
     def __repr__(self) -> str:
@@ -241,7 +244,7 @@ class Site:
         """The tree of each field (those of its format specs too): each hole's ``node``, without
         building the holes (a consumer that only needs the trees, ``generated_lambdas``, pays
         nothing for the runs)."""
-        return self._values.values()
+        return self._values
 
     @property
     def runs(self) -> tuple[Run, ...]:

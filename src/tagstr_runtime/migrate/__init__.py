@@ -74,8 +74,8 @@ def _migrate_bytes(
     return (("\ufeff" if bom else "") + out).encode(encoding), migration, normal, encoding
 
 
-def _where(path: str, text: str, offset: int) -> str:
-    pos = SourceText(text).pos(offset)
+def _where(path: str, text: SourceText, offset: int) -> str:
+    pos = text.pos(offset)
     return f"{path}:{pos.line}:{pos.col_char + 1}"
 
 
@@ -159,8 +159,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         results.append(result)
         said = [(flag.offset, flag.message) for flag in migration.flags]
         said += [(note.offset, f"note: {note.message}") for note in migration.notes]
-        for offset, text in sorted(said, key=lambda item: item[0]):
-            say(f"{_where(path, before, offset)}: {text}", out)
+        if said:
+            lines = SourceText(before)  # one line index for all the reasons
+            for offset, text in sorted(said, key=lambda item: item[0]):
+                say(f"{_where(path, lines, offset)}: {text}", out)
     if unverified:
         say("error: cannot verify the output: install libcst (the migrate extra) or run on Python 3.14", out)
         return 2

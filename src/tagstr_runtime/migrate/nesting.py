@@ -14,6 +14,7 @@ keeps the first, drops the second; a tag string strips both).
 from __future__ import annotations
 
 import ast
+import re
 from typing import Callable, Iterator
 
 from tagstr_runtime.migrate.scan import ModuleScan
@@ -72,6 +73,10 @@ def _within(inner: Span, outer: Span) -> bool:
     return outer.start <= inner.start and inner.end <= outer.end
 
 
+#: what follows the expression of an ``{expr=}`` field (closing brackets of the expression, blanks)
+_DEBUG_MARK = re.compile(r"[ \t\n\\)]*=(?!=)")
+
+
 def _debug_fields(module: ModuleScan, text: str) -> list[Span]:
     """The expressions of f-string and t-string fields written ``{expr=}``."""
     kinds = tuple(k for k in (ast.FormattedValue, getattr(ast, "Interpolation", None)) if k is not None)
@@ -84,8 +89,7 @@ def _debug_fields(module: ModuleScan, text: str) -> list[Span]:
             continue
         start = source.offset(value.lineno, value.col_offset)
         end = source.offset(value.end_lineno, value.end_col_offset)
-        after = text[end:].lstrip(" \t\n\\)")
-        if after.startswith("=") and not after.startswith("=="):
+        if _DEBUG_MARK.match(text, end):
             spans.append(Span(start, end))
     return spans
 

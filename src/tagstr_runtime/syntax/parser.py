@@ -234,6 +234,10 @@ class _Lexer:
         self.error_nesting = 0  # self.nesting when the last error was raised
         self.field_newline = -1  # the first newline at bracket depth 0 of the field being scanned
         self.fstrings = False  # a standard f-string was seen
+        #: one ``str`` per distinct text of the model (tag names, expressions, literal runs):
+        #: a module repeats them, and on a large one they were a tenth of the model
+        texts: dict[str, str] = {}
+        self.text = texts.setdefault
 
     # -- errors -----------------------------------------------------------------
 
@@ -529,8 +533,9 @@ class _Lexer:
             end, parts = self.body(body, quote, True, True, [], start)
         finally:
             self.in_tag -= 1
+        name = s[start:quote_pos]
         return _new(TagString, (
-            s[start:quote_pos],
+            self.text(name, name),
             _new(Span, (start, quote_pos)),
             _new(Span, (start, end)),
             quote,
@@ -593,6 +598,7 @@ class _Lexer:
                         if pieces or "\\" in text:
                             self.flush_literal(parts, pieces, seg, lit_start, pos, False)
                         elif text:  # flush_literal's common case, inlined
+                            text = self.text(text, text)
                             parts.append(_new(Literal, (text, text, _new(Span, (seg, pos)))))
                     return pos + len(quote), parts
                 pos += 1
@@ -607,6 +613,7 @@ class _Lexer:
                     if pieces or "\\" in text:
                         self.flush_literal(parts, pieces, seg, lit_start, pos, True)
                     elif text:  # flush_literal's common case, inlined
+                        text = self.text(text, text)
                         parts.append(_new(Literal, (text, text, _new(Span, (seg, pos)))))
                 field = self.field(pos, quote, is_tag, found)
                 if is_tag:
@@ -707,6 +714,7 @@ class _Lexer:
         if first < 0:
             self.fail_field(is_tag, E.EMPTY_EXPRESSION.format(term), pos)
         expr = s[first:last_end]
+        expr = self.text(expr, expr)
         if expr.startswith("lambda") and _LAMBDA.match(expr):
             self.fail_field(is_tag, E.LAMBDA, first, pos + 1)  # up to the ":", as CPython
         debug = None
@@ -795,6 +803,7 @@ class _Lexer:
             if c == "{" or c == "}":
                 if pos > seg:
                     text = s[seg:pos]
+                    text = self.text(text, text)
                     parts.append(_new(Literal, (text, text, _new(Span, (seg, pos)))))
                 if c == "}":
                     return pos, parts
