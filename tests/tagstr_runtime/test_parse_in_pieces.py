@@ -120,6 +120,69 @@ def test_the_pieces_are_parsed_apart(monkeypatch: pytest.MonkeyPatch) -> None:
             assert max(parses) < len(text), f"the whole text was parsed (pieces of {piece})"
 
 
+#: a block's header, and what follows its body at column 0 (a clause, or the next statement)
+BLOCKS = [
+    pytest.param("def f():\n", "", id="function"),
+    pytest.param("@decorate\nasync def f():\n", "", id="async function"),
+    pytest.param("class C(B):\n", "x = 1\n", id="class"),
+    pytest.param("with x as y:\n", "", id="with"),
+    pytest.param("if x:\n", "else:\n    pass\n", id="if with else"),
+    pytest.param("if x:\n", "elif y:\n    pass\n", id="if with elif"),
+    pytest.param("for i in x:\n", "else:\n    pass\n", id="for with else"),
+    pytest.param("while x:\n", "z = 2\n", id="while"),
+    pytest.param("try:\n", "except E:\n    pass\n", id="try"),
+    pytest.param("match x:\n    case 1:\n", "", id="match"),
+    pytest.param("class C:\n    def m(self):\n", "", id="method"),
+    pytest.param("def f():\n    for i in x:\n", "    y = 3\n", id="loop in a function"),
+]
+
+
+def _indented(text: str, by: str) -> str:
+    return "".join(by + line if line.strip() else line for line in text.splitlines(keepends=True))
+
+
+@pytest.mark.parametrize(("header", "after"), BLOCKS)
+def test_every_split_inside_a_block_gives_the_whole_parse(header: str, after: str) -> None:
+    """Inside one statement longer than a piece, a piece starts at an indented line, under a
+    wrapper ``if 1:``: its statements join the block it continues, or the piece fails."""
+    depth = "    " * (header.count(":\n"))
+    text = "import sys\n" + header + _indented("".join(STATEMENTS) * 2, depth) + after + "p = html'{x}'\n"
+    expected = desugared(text, WHOLE)
+    for piece in sizes(text):
+        assert desugared(text, piece) == expected, piece
+
+
+@pytest.mark.parametrize(("header", "continued"), [
+    pytest.param("def f():\n", True, id="function"),
+    pytest.param("class C:\n", True, id="class"),
+    pytest.param("if __name__ == '__main__':\n", True, id="if"),
+    pytest.param("class C:\n    def m(self):\n", True, id="method"),
+    pytest.param("if x:\n", False, id="an else after the body"),
+])
+def test_a_huge_block_is_parsed_in_pieces(monkeypatch: pytest.MonkeyPatch, header: str, continued: bool) -> None:
+    """The test above would pass if no piece ever started inside a block: count the wrappers
+    parsed, and the whole parses."""
+    parses: list[str] = []
+    compile_text = cpython.compile_text
+
+    def counted(text: str, *args: object) -> ast.AST:
+        parses.append(text)
+        return compile_text(text, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cpython, "compile_text", counted)
+    depth = "    " * header.count(":\n")
+    body = "".join(f"{depth}v{i} = html'{{x}}'\n" for i in range(200))
+    text = header + body + ("" if continued else "else:\n    pass\n") + "w = 1\n"
+    expected = desugared(text, WHOLE)
+    parses.clear()
+    assert desugared(text, 300) == expected
+    wrapped = [p for p in parses if p.lstrip("\n").startswith("if 1:\n")]
+    if continued:
+        assert len(wrapped) > 5 and max(map(len, parses)) < len(text)
+    else:  # the else joins the wrapper: its piece fails, then the whole text is parsed
+        assert max(map(len, parses)) == len(text)
+
+
 def test_type_ignores_of_every_piece() -> None:
     text = "".join(f"v{i} = html'{{x}}'  # type: ignore[misc]\n" for i in range(40))
     for piece in (30, 200):
@@ -178,7 +241,19 @@ def test_barry_as_flufl(after: str) -> None:
 @settings(deadline=None)  # the examples: the profile's (tests/conftest.py)
 @given(st.lists(st.sampled_from(STATEMENTS), min_size=1, max_size=12), st.integers(1, 120))
 def test_any_module_any_piece(statements: list[str], piece: int) -> None:
-    text = "".join(statements)
+    _same_as_the_whole_parse("".join(statements), piece)
+
+
+@settings(deadline=None)
+@given(st.lists(st.sampled_from(STATEMENTS), min_size=1, max_size=12), st.sampled_from(BLOCKS),
+       st.lists(st.sampled_from(STATEMENTS), max_size=3), st.integers(1, 120))
+def test_any_block_any_piece(statements: list[str], block: object, outside: list[str], piece: int) -> None:
+    header, after = block.values  # type: ignore[attr-defined]
+    text = header + _indented("".join(statements), "    " * header.count(":\n")) + after + "".join(outside)
+    _same_as_the_whole_parse(text, piece)
+
+
+def _same_as_the_whole_parse(text: str, piece: int) -> None:
     try:
         expected: object = desugared(text, WHOLE)
     except SyntaxError:

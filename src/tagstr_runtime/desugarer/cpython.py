@@ -8,7 +8,9 @@ gets the tag-string wording (SPEC 5).
 
 A large text is parsed a piece at a time (``_parse_in_pieces``): CPython's
 parser holds every token and its own tree of the whole text until it has
-built the ``ast`` one, twice the memory of the tree it returns.
+built the ``ast`` one, twice the memory of the tree it returns
+(docs/decisions/0228-a-large-module-parsed-in-pieces.md; inside one huge
+statement: docs/decisions/0231-a-huge-statement-is-parsed-in-pieces-too.md).
 """
 
 from __future__ import annotations
@@ -34,6 +36,10 @@ _PIECE = 1 << 17
 _CONTINUES = re.compile(r"[ \t\f#\n\\)\]}]|(?:else|elif|except|finally)(?!\w)")
 #: how many pieces after a piece that fails are parsed with it, before the whole text is
 _MERGED = 2
+#: the blanks that indent a line
+_INDENT = re.compile(r"[ \t]+")
+#: the statements with handlers
+_TRY = (ast.Try, ast.TryStar)
 
 
 def compile_text(
@@ -115,8 +121,11 @@ def _parse_in_pieces(
     A line at column 0 inside a string or brackets, or after a backslash, leaves the piece
     before it open: that piece fails, and is parsed again with the next one (``_MERGED``
     times at most: a real error fails every time), and then the whole text (CPython's error,
-    as it reports it).  CPython's warnings are shown as its parse of the whole text shows
-    them: each once, in order.  One statement changes how the ones after it parse, from 3.14:
+    as it reports it).  Inside one statement longer than a piece (a huge function, class or
+    block), a piece may start at an indented line: it is parsed under a wrapper ``if 1:``
+    on the line before it, and its statements continue the block the pieces before it leave
+    open (``_graft``), or the piece fails as above.  CPython's warnings are shown as its parse
+    of the whole text shows them: each once, in order.  One statement changes how the ones after it parse, from 3.14:
     ``from __future__ import barry_as_FLUFL`` (``<>``); a text that names it is parsed whole.
     """
     if "barry_as_FLUFL" in text:
@@ -132,17 +141,19 @@ def _parse_in_pieces(
                 mark = len(shown)
                 last = first + 1
                 while True:
-                    (start, line), (end, _) = starts[first], starts[last]
+                    (start, line, indent), (end, _, _) = starts[first], starts[last]
+                    head = "\n" * (line - 1) + "if 1:\n" if indent else "\n" * line
                     try:
-                        piece = compile_text("\n" * line + text[start:end], filename, "exec", flags, feature_version)
+                        piece = compile_text(head + text[start:end], filename, "exec", flags, feature_version)
+                        assert isinstance(piece, ast.Module)
+                        statements = _graft(piece, body, line) if indent else piece.body
                         break
                     except SyntaxError:
                         del shown[mark:]  # shown again by the next try
                         if last - first > _MERGED or last == len(starts) - 1:
                             raise
                         last += 1
-                assert isinstance(piece, ast.Module)
-                body += piece.body
+                body += statements
                 ignores += piece.type_ignores
                 first = last
         return ast.Module(body, ignores)
@@ -173,30 +184,116 @@ def _show(caught: list[warnings.WarningMessage]) -> None:
         warnings.showwarning(w.message, w.category, w.filename, w.lineno, w.file, w.line)
 
 
-def _piece_starts(text: str, original: SourceText, tags: tuple[TagString, ...]) -> list[tuple[int, int]]:
-    """``(offset, lines before it)`` where each piece of ``text`` starts, about ``_PIECE`` characters
-    apart, and the text's end.  A piece starts at column 0 of a line that continues nothing
-    (``_CONTINUES``), after a line that is no decorator, and not inside a tag string of the
-    ``original`` text (``tags``, the outermost, in order), whose placeholder call may have an
-    argument at column 0 there.  (Lines, not offsets, are the texts' common measure: the
-    placeholder's character offsets are the source's only where the source is ASCII.)"""
-    starts = [(0, 0)]
+def _graft(piece: ast.Module, body: list[ast.stmt], line: int) -> list[ast.stmt]:
+    """The statements of a piece parsed under its wrapper ``if 1:`` (on ``line``) appended to the
+    block they continue; the statements after the wrapper returned, for ``body``.  That block is the
+    innermost one open at the end of ``body`` (each statement's last clause: ``_open_block``)
+    whose statements stand where the wrapper's do, as the tokenizer's indentation stack finds
+    it; each node around it ends where the wrapper ends.  A ``SyntaxError`` (the piece fails)
+    when there is none, or when the wrapper has a clause of its own (an ``else`` at column 0
+    that belongs to a statement of an earlier piece)."""
+    wrapper = piece.body[0] if piece.body else None
+    if not (isinstance(wrapper, ast.If) and wrapper.lineno == line and not wrapper.orelse and body):
+        raise SyntaxError("the piece does not continue a block")
+    column = wrapper.body[0].col_offset
+    around: list[ast.AST] = []
+    node: ast.AST = body[-1]
+    while True:
+        opened = _open_block(node)
+        if opened is None:
+            raise SyntaxError("the piece does not continue a block")
+        holder, block = opened
+        around += [node, holder] if holder is not node else [node]
+        if block[-1].col_offset >= column:
+            break
+        node = block[-1]
+    if block[-1].col_offset != column:
+        raise SyntaxError("the piece does not continue a block")
+    block += wrapper.body
+    for each in around:
+        each.end_lineno, each.end_col_offset = wrapper.end_lineno, wrapper.end_col_offset  # type: ignore[attr-defined]
+    return piece.body[1:]
+
+
+def _open_block(node: ast.AST) -> tuple[ast.AST, list[ast.stmt]] | None:
+    """The statements of ``node``'s last clause, where the lines after it may continue, and the
+    node that holds them (an ``except`` clause's handler, else ``node``); None for a simple
+    statement."""
+    if isinstance(node, (ast.If, ast.For, ast.AsyncFor, ast.While)):
+        return node, node.orelse or node.body
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.With, ast.AsyncWith)):
+        return node, node.body
+    if isinstance(node, _TRY):
+        if node.finalbody or node.orelse or not node.handlers:
+            return node, node.finalbody or node.orelse or node.body
+        return node.handlers[-1], node.handlers[-1].body
+    if isinstance(node, ast.Match):
+        return node, node.cases[-1].body
+    return None
+
+
+def _piece_starts(
+    text: str, original: SourceText, tags: tuple[TagString, ...]
+) -> list[tuple[int, int, str]]:
+    """``(offset, lines before it, indentation)`` where each piece of ``text`` starts, about
+    ``_PIECE`` characters apart, and the text's end.  A piece starts at column 0 of a line that
+    continues nothing (``_CONTINUES``), after a line that is no decorator, and not inside a tag
+    string of the ``original`` text (``tags``, the outermost, in order), whose placeholder call may
+    have an argument at column 0 there.  A quarter piece further with no such line (inside one
+    huge statement), it may start at an indented line that does the same (``_inner_start``).
+    (Lines, not offsets, are the texts' common measure: the placeholder's character offsets are
+    the source's only where the source is ASCII.)"""
+    starts = [(0, 0, "")]
     counted = lines = 0  # the newlines of text[:counted]
     n = len(text)
     newline = text.find("\n", _PIECE)
     while 0 <= newline < n - 1:
-        start = newline + 1
-        if not _CONTINUES.match(text, start) and text[text.rfind("\n", 0, newline) + 1] != "@":
-            lines += text.count("\n", counted, start)
-            counted = start
-            line_start = original.line_start(lines + 1)
-            before = bisect_left(tags, line_start, key=_start) - 1  # the last tag string begun before
-            if before < 0 or tags[before].span.end <= line_start:
-                starts.append((start, lines))
-                newline = start + _PIECE
-        newline = text.find("\n", newline + 1)
-    starts.append((n, 0))
+        start, indent = newline + 1, ""
+        if _CONTINUES.match(text, start) or _after_decorator(text, newline, 0):
+            found = _inner_start(text, start) if start - starts[-1][0] > _PIECE + _PIECE // 4 else None
+            if found is None:
+                newline = text.find("\n", newline + 1)
+                continue
+            start, indent = found
+        lines += text.count("\n", counted, start)
+        counted = start
+        line_start = original.line_start(lines + 1)
+        before = bisect_left(tags, line_start, key=_start) - 1  # the last tag string begun before
+        if lines and (before < 0 or tags[before].span.end <= line_start):
+            starts.append((start, lines, indent))
+            newline = start + _PIECE
+        else:
+            newline = start
+        newline = text.find("\n", newline)
+    starts.append((n, 0, ""))
     return starts
+
+
+def _after_decorator(text: str, newline: int, indent: int) -> bool:
+    """The line that ends at ``newline`` is a decorator (``@`` after ``indent`` characters)."""
+    return text.startswith("@", text.rfind("\n", 0, newline) + 1 + indent)
+
+
+def _inner_start(text: str, start: int) -> tuple[int, str] | None:
+    """The line within a quarter piece from ``start`` where a piece may start inside a huge
+    statement: one at column 0 as ``_piece_starts`` takes them, else the least indented line
+    that continues nothing and follows no decorator nor block header (the body's statements
+    are the least indented of a block; a wrong guess fails in ``_graft``).  ``(offset,
+    indentation)``."""
+    best: tuple[int, str] | None = None
+    limit = start + _PIECE // 4
+    while 0 <= start < min(limit, len(text)):
+        indent = _INDENT.match(text, start)
+        width = indent.end() - start if indent else 0
+        if (not _CONTINUES.match(text, start + width) and text[start + width : start + width + 1] not in ("", "\n")
+                and not _after_decorator(text, start - 1, width) and not text.endswith(":", 0, start - 1)):
+            if not width:
+                return start, ""
+            if best is None or width < len(best[1]):
+                best = (start, text[start : start + width])
+        newline = text.find("\n", start)
+        start = newline + 1 if newline >= 0 else -1
+    return best
 
 
 def _start(tag: TagString) -> int:
