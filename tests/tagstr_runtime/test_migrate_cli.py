@@ -88,6 +88,22 @@ def test_a_terminal_that_cannot_encode_a_reason_gets_it_escaped(tmp_path: Path) 
     assert "MIG009 tag 'tag\\xe9'" in said and said.endswith("(MIG001 x1, MIG009 x1)\n")
 
 
+def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path: Path) -> None:
+    """``migrate --check src | head -1``: no traceback when the pipe closes, nothing written,
+    and the status of a file that could not be migrated."""
+    source = "def tag(*args):\n    return args\n" + "x = tag'{1}'\n" * 5000
+    (tmp_path / "m.py").write_text(source, encoding="utf-8")
+    run = subprocess.Popen([sys.executable, "-m", "tagstr_runtime.migrate", str(tmp_path)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert run.stdout is not None and run.stderr is not None
+    assert b": MIG0" in run.stdout.readline()
+    run.stdout.close()  # as head does after its line
+    status = run.wait(timeout=120)
+    assert run.stderr.read() == b""
+    assert status == 2
+    assert (tmp_path / "m.py").read_text(encoding="utf-8") == source
+
+
 def test_modules_in_folders_without_init_are_named_from_the_folder_given(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

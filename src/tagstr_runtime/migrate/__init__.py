@@ -120,6 +120,20 @@ OPTION_HELP = {
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # the reader went away (``| head``): stop there, quietly (the files are written after
+        # every reason is printed), with the status of a file that could not be migrated; what
+        # is left to flush goes nowhere (Python's own flush at exit would fail again)
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):  # a stdout without a file: nothing to flush
+            pass
+        return 2
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = _parse_args(sys.argv[1:] if argv is None else argv)
     options = Options(*(frozenset(getattr(args, flag[2:].replace("-", "_"))) for flag in OPTION_HELP))
     dry_run = args.check or args.diff

@@ -87,6 +87,8 @@ class _Migrator:
         self.options = options
         self.scan = module
         self.flags: list[Flag] = []
+        #: each message once (20,000 tag strings of one tag kept for one reason: one text)
+        self._messages: dict[str, str] = {}
         self.notes: dict[str, Note] = {}
         self.migrated = self.kept = 0
         self.answered: set[str] = set()
@@ -255,7 +257,8 @@ class _Migrator:
             yield self.flag(HAZARDS[finding.code], finding.span.start, *args)
 
     def flag(self, code: str, offset: int, *args: object) -> Flag:
-        return Flag(code, offset, f"{code} " + MESSAGES[code].format(*args))
+        message = f"{code} " + MESSAGES[code].format(*args)
+        return Flag(code, offset, self._messages.setdefault(message, message))
 
 
 def _children(parts: Iterable[object]) -> list[TagString]:
