@@ -13,7 +13,8 @@ reported with the reason that names its shape (``path:line:col: MIGnnn
 reported as a note.  Without ``--check``/``--diff`` the
 files are rewritten in place.  Exit status: 0 done or nothing to do, 1 with
 ``--check``/``--diff`` when a file would change or a tag string is kept, 2
-when a file could not be read, parsed or verified (it is then left untouched).
+when a file could not be read, parsed or verified (it is then left untouched)
+or the output's reader went away.
 
 The output is verified before anything is written: compiled on 3.14+,
 parsed with libcst (which reads 3.14 syntax on any Python) before; with
