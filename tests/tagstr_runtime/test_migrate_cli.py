@@ -88,6 +88,7 @@ def test_a_terminal_that_cannot_encode_a_reason_gets_it_escaped(tmp_path: Path) 
     assert "MIG009 tag 'tag\\xe9'" in said and said.endswith("(MIG001 x1, MIG009 x1)\n")
 
 
+@pytest.mark.subprocess
 def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path: Path) -> None:
     """``migrate --check src | head -1``: no traceback when the pipe closes, nothing written,
     and the status of a file that could not be migrated."""
