@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import sys
+import textwrap
 import warnings
 from typing import Iterator, Literal
 
@@ -137,16 +138,12 @@ BLOCKS = [
 ]
 
 
-def _indented(text: str, by: str) -> str:
-    return "".join(by + line if line.strip() else line for line in text.splitlines(keepends=True))
-
-
 @pytest.mark.parametrize(("header", "after"), BLOCKS)
 def test_every_split_inside_a_block_gives_the_whole_parse(header: str, after: str) -> None:
     """Inside one statement longer than a piece, a piece starts at an indented line, under a
     wrapper ``if 1:``: its statements join the block it continues, or the piece fails."""
     depth = "    " * (header.count(":\n"))
-    text = "import sys\n" + header + _indented("".join(STATEMENTS) * 2, depth) + after + "p = html'{x}'\n"
+    text = "import sys\n" + header + textwrap.indent("".join(STATEMENTS) * 2, depth) + after + "p = html'{x}'\n"
     expected = desugared(text, WHOLE)
     for piece in sizes(text):
         assert desugared(text, piece) == expected, piece
@@ -249,7 +246,7 @@ def test_any_module_any_piece(statements: list[str], piece: int) -> None:
        st.lists(st.sampled_from(STATEMENTS), max_size=3), st.integers(1, 120))
 def test_any_block_any_piece(statements: list[str], block: object, outside: list[str], piece: int) -> None:
     header, after = block.values  # type: ignore[attr-defined]
-    text = header + _indented("".join(statements), "    " * header.count(":\n")) + after + "".join(outside)
+    text = header + textwrap.indent("".join(statements), "    " * header.count(":\n")) + after + "".join(outside)
     _same_as_the_whole_parse(text, piece)
 
 

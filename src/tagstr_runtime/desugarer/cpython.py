@@ -21,6 +21,7 @@ import re
 import warnings
 from bisect import bisect_left
 from collections import Counter
+from typing import Callable
 
 from tagstr_runtime.syntax.errors import TagSyntaxError
 from tagstr_runtime.syntax.model import TagString
@@ -245,26 +246,36 @@ def _piece_starts(
     the source's only where the source is ASCII.)"""
     starts = [(0, 0, "")]
     counted = lines = 0  # the newlines of text[:counted]
+
+    def in_tag(line: int) -> bool:
+        """The line after ``line`` lines lies inside a tag string (begun on a line before it)."""
+        line_start = original.line_start(line + 1)
+        before = bisect_left(tags, line_start, key=_start) - 1  # the last tag string begun before
+        return before >= 0 and tags[before].span.end > line_start
+
     n = len(text)
     newline = text.find("\n", _PIECE)
     while 0 <= newline < n - 1:
-        start, indent = newline + 1, ""
-        if _CONTINUES.match(text, start) or _after_decorator(text, newline, 0):
-            found = _inner_start(text, start) if start - starts[-1][0] > _PIECE + _PIECE // 4 else None
-            if found is None:
-                newline = text.find("\n", newline + 1)
+        start = newline + 1
+        if not _CONTINUES.match(text, start) and not _after_decorator(text, newline, 0):
+            lines += text.count("\n", counted, start)
+            counted = start
+            if not in_tag(lines):
+                starts.append((start, lines, ""))
+                newline = text.find("\n", start + _PIECE + 1)
                 continue
-            start, indent = found
-        lines += text.count("\n", counted, start)
-        counted = start
-        line_start = original.line_start(lines + 1)
-        before = bisect_left(tags, line_start, key=_start) - 1  # the last tag string begun before
-        if lines and (before < 0 or tags[before].span.end <= line_start):
-            starts.append((start, lines, indent))
-            newline = start + _PIECE
-        else:
-            newline = start
-        newline = text.find("\n", newline)
+        elif start - starts[-1][0] > _PIECE + _PIECE // 4:
+            lines += text.count("\n", counted, start)
+            counted = start
+            found, resume = _inner_start(text, start, lines, in_tag)
+            if found is not None:
+                counted, lines, _ = found
+                starts.append(found)
+                newline = text.find("\n", counted + _PIECE + 1)
+            else:  # nothing in that quarter piece: on from its end
+                newline = resume - 1
+            continue
+        newline = text.find("\n", newline + 1)
     starts.append((n, 0, ""))
     return starts
 
@@ -274,26 +285,31 @@ def _after_decorator(text: str, newline: int, indent: int) -> bool:
     return text.startswith("@", text.rfind("\n", 0, newline) + 1 + indent)
 
 
-def _inner_start(text: str, start: int) -> tuple[int, str] | None:
-    """The line within a quarter piece from ``start`` where a piece may start inside a huge
-    statement: one at column 0 as ``_piece_starts`` takes them, else the least indented line
-    that continues nothing and follows no decorator nor block header (the body's statements
-    are the least indented of a block; a wrong guess fails in ``_graft``).  ``(offset,
-    indentation)``."""
-    best: tuple[int, str] | None = None
-    limit = start + _PIECE // 4
-    while 0 <= start < min(limit, len(text)):
+def _inner_start(
+    text: str, start: int, line: int, in_tag: Callable[[int], bool]
+) -> tuple[tuple[int, int, str] | None, int]:
+    """The line within a quarter piece from ``start`` (after ``line`` lines) where a piece may
+    start inside a huge statement: one at column 0 as ``_piece_starts`` takes them, else the
+    least indented line that continues nothing, follows no decorator nor block header and is
+    in no tag string (``in_tag``): the body's statements are the least indented of a block,
+    and a wrong guess fails in ``_graft``.  ``((offset, lines before it, indentation) or None,
+    where the scan stopped)``: each line is looked at once."""
+    best: tuple[int, int, str] | None = None
+    limit = min(start + max(_PIECE // 4, 1), len(text))  # (one line at least: the scan moves on)
+    while start < limit:
         indent = _INDENT.match(text, start)
         width = indent.end() - start if indent else 0
         if (not _CONTINUES.match(text, start + width) and text[start + width : start + width + 1] not in ("", "\n")
-                and not _after_decorator(text, start - 1, width) and not text.endswith(":", 0, start - 1)):
+                and not _after_decorator(text, start - 1, width) and not text.endswith(":", 0, start - 1)
+                and (best is None or width < len(best[2])) and not in_tag(line)):
+            best = (start, line, text[start : start + width])
             if not width:
-                return start, ""
-            if best is None or width < len(best[1]):
-                best = (start, text[start : start + width])
+                break
         newline = text.find("\n", start)
-        start = newline + 1 if newline >= 0 else -1
-    return best
+        if newline < 0:
+            return best, len(text)
+        start, line = newline + 1, line + 1
+    return best, start
 
 
 def _start(tag: TagString) -> int:
